@@ -1,0 +1,126 @@
+# Shared helpers for scripts/serve and scripts/test. Sourced, not run.
+#
+# Python environment (decided once, documented in README "Set-up details"):
+#   * an already active virtualenv ($VIRTUAL_ENV) is used as it is;
+#   * otherwise FIVEUP_VENV=0 uses the first Python >= 3.11 on PATH directly
+#     (what CI does not need, but handy for a machine-wide pyenv Python);
+#   * otherwise (the default) a project-local virtualenv in ./.venv is created
+#     from the first Python >= 3.11 on PATH and used.
+# Dependencies are (re)installed only when pyproject.toml changed since the last
+# install into that environment, so a second run is quick.
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Run a command as root: directly when we are root, else through sudo if that
+# works without a password prompt; otherwise fail with the command to run.
+as_root() {
+    if [ "$(id -u)" = 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        sudo -n "$@"
+    else
+        die "need root for: $*  (run it yourself, then re-run this script)"
+    fi
+}
+
+find_base_python() {
+    local cand
+    for cand in python3.13 python3.12 python3.11 python3 python; do
+        if command -v "$cand" >/dev/null 2>&1 &&
+            "$cand" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            "$cand" -c 'import sys; print(sys.executable)'
+            return 0
+        fi
+    done
+    die "Python 3.11 or newer is needed (none found on PATH)"
+}
+
+# Sets PY to the interpreter to use and makes sure the project (with the given
+# extras, e.g. "dev") is installed in it.
+ensure_python() {
+    local extras="${1:-}"
+    if [ -n "${VIRTUAL_ENV:-}" ] && [ -x "$VIRTUAL_ENV/bin/python" ]; then
+        PY="$VIRTUAL_ENV/bin/python"
+    elif [ "${FIVEUP_VENV:-1}" = 0 ]; then
+        PY="$(find_base_python)"
+    else
+        if [ ! -x "$ROOT/.venv/bin/python" ]; then
+            local base
+            base="$(find_base_python)"
+            say "creating virtualenv .venv (from $base)"
+            "$base" -m venv "$ROOT/.venv" ||
+                die "could not create .venv (on Debian/Ubuntu: apt-get install python3-venv; or set FIVEUP_VENV=0)"
+        fi
+        PY="$ROOT/.venv/bin/python"
+    fi
+    export PATH="$(dirname "$PY"):$PATH"
+
+    # Reinstall only when pyproject.toml (or the checkout's path) changed since
+    # the last install of these extras into this environment.
+    local prefix want stamp
+    prefix="$("$PY" -c 'import sys; print(sys.prefix)')"
+    want="$(sha256sum pyproject.toml | cut -c1-16) $ROOT"
+    stamp="$prefix/.fiveup-installed-${extras:-base}"
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] ||
+        { [ -z "$extras" ] && [ "$(cat "$prefix/.fiveup-installed-dev" 2>/dev/null)" = "$want" ]; }; then
+        return 0
+    fi
+    local spec="."
+    [ -n "$extras" ] && spec=".[$extras]"
+    say "installing fiveup from $ROOT ($spec) into $prefix"
+    "$PY" -m pip install --quiet --disable-pip-version-check -e "$spec"
+    printf '%s\n' "$want" >"$stamp"
+}
+
+# Debian's Chromium for the browser tests (never a Playwright browser download).
+ensure_chromium() {
+    if [ -n "${FIVEUP_CHROMIUM:-}" ] && [ -x "$FIVEUP_CHROMIUM" ]; then
+        return 0
+    fi
+    local c
+    for c in chromium chromium-browser; do
+        if command -v "$c" >/dev/null 2>&1; then
+            export FIVEUP_CHROMIUM="$(command -v "$c")"
+            return 0
+        fi
+    done
+    command -v apt-get >/dev/null 2>&1 ||
+        die "Chromium is needed for the browser tests: install it and set FIVEUP_CHROMIUM=/path/to/chromium"
+    say "installing Debian's chromium (apt-get)"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    export FIVEUP_CHROMIUM="$(command -v chromium)"
+}
+
+# PostgreSQL for the server tests. TEST_DATABASE_URL names a database the tests
+# may connect to; they create and drop their own scratch databases from there.
+ensure_postgres() {
+    export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
+    if pg_reachable; then return 0; fi
+    if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
+        local ver
+        ver="$(ls /etc/postgresql | sort -V | tail -n 1)"
+        say "starting PostgreSQL $ver (pg_ctlcluster)"
+        as_root pg_ctlcluster --skip-systemctl-redirect "$ver" main start || true
+        local i
+        for i in $(seq 1 30); do
+            pg_reachable && return 0
+            sleep 1
+        done
+    fi
+    die "PostgreSQL is not reachable at $TEST_DATABASE_URL (start one, or set TEST_DATABASE_URL)"
+}
+
+pg_reachable() {
+    "$PY" - "$TEST_DATABASE_URL" <<'EOF' >/dev/null 2>&1
+import sys, psycopg
+url = sys.argv[1].replace("postgresql+psycopg://", "postgresql://", 1)
+psycopg.connect(url, connect_timeout=3).close()
+EOF
+}
