@@ -74,7 +74,9 @@ ensure_python() {
     local spec="."
     [ -n "$extras" ] && spec=".[$extras]"
     say "installing fiveup from $ROOT ($spec) into $prefix"
-    "$PY" -m pip install --quiet --disable-pip-version-check -e "$spec"
+    # (The filter drops pip's noise about this machine's optional local indexes.)
+    "$PY" -m pip install --quiet --disable-pip-version-check -e "$spec" \
+        2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
     printf '%s\n' "$want" >"$stamp"
 }
 
