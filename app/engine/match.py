@@ -1,0 +1,375 @@
+"""A match: sides and scores, consecutive rounds, settlement, the target (R2–R4, R22–R25).
+
+>>> import random
+>>> m = Match.new(2, random.Random(7))
+>>> m.players, m.side_count, m.scores, m.round_number, m.over
+(2, 2, [0, 0], 1, False)
+>>> while not m.round_over:
+...     seat = m.turn
+...     _ = m.play(seat, m.legal_moves(seat)[0])
+>>> m.settlement["result"] in ("domino", "blocked")
+True
+>>> Match.from_dict(m.to_dict()).to_dict() == m.to_dict()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from .errors import IllegalMove, NotationError
+from .layout import OPENING
+from .moves import Move
+from .places import PLACE_NAMES
+from .round import NO_TILE, LogEntry, RandomSource, Round
+from .tiles import NAMES, mask_of, parse_tile, tiles_of_mask
+
+TARGET: Final = 61  # R4
+FORMAT: Final = 1  # serialisation format version
+
+Json = dict[str, Any]
+
+
+def side_count(players: int) -> int:
+    """Sides at a table (R2): partnerships at four, everyone alone otherwise.
+
+    >>> side_count(2), side_count(3), side_count(4)
+    (2, 3, 2)
+    """
+    return 2 if players == 4 else players
+
+
+def side_of(seat: int, players: int) -> int:
+    """The side of a seat (R2): at four players seats 0+2 are side 0, 1+3 side 1.
+
+    >>> [side_of(s, 4) for s in range(4)], [side_of(s, 3) for s in range(3)]
+    ([0, 1, 0, 1], [0, 1, 2])
+    """
+    return seat % 2 if players == 4 else seat
+
+
+def sides_seats(players: int) -> list[list[int]]:
+    """The seats of each side.
+
+    >>> sides_seats(4)
+    [[0, 2], [1, 3]]
+    """
+    return [
+        [s for s in range(players) if side_of(s, players) == i] for i in range(side_count(players))
+    ]
+
+
+def entry_dict(round_number: int, index: int, entry: LogEntry) -> Json:
+    """A log entry as a full (unprojected) event dict."""
+    seat, move, points, drawn, must_play = entry
+    return {
+        "type": "move",
+        "round": round_number,
+        "index": index,
+        "seat": seat,
+        "kind": move.kind,
+        "move": move.text,
+        "tile": None if move.tile is None else NAMES[move.tile],
+        "place": None if move.place is None else PLACE_NAMES[move.place],
+        "points": points,
+        "drawn": None if drawn == NO_TILE else NAMES[drawn],
+        "must_play": must_play,
+    }
+
+
+def _entry_list(entry: LogEntry) -> list[Any]:
+    seat, move, points, drawn, must_play = entry
+    return [seat, move.text, points, None if drawn == NO_TILE else NAMES[drawn], must_play]
+
+
+def entry_from_list(data: Sequence[Any]) -> LogEntry:
+    seat, text, points, drawn, must_play = data
+    return LogEntry(
+        (
+            int(seat),
+            Move.parse(text),
+            int(points),
+            NO_TILE if drawn is None else parse_tile(drawn),
+            bool(must_play),
+        )
+    )
+
+
+class Match:
+    """A match between 2, 3 or 4 players (R2) to ``target`` displayed points (R4).
+
+    ``scores`` are displayed points per side (R3). ``round`` is the current round (after
+    it ends it stays there, settled, until :meth:`next_round`). ``history`` holds every
+    finished round: its starter, its moves and its settlement.
+    """
+
+    __slots__ = (
+        "history",
+        "over",
+        "players",
+        "round",
+        "round_number",
+        "scores",
+        "settlement",
+        "target",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        first_round: Round,
+        scores: Sequence[int] | None = None,
+        target: int = TARGET,
+    ) -> None:
+        if players not in (2, 3, 4):
+            raise ValueError("R2: a match is played by 2, 3 or 4 players")
+        self.players = players
+        self.target = target
+        sides = side_count(players)
+        self.scores: list[int] = list(scores) if scores is not None else [0] * sides
+        if len(self.scores) != sides:
+            raise ValueError(f"R2: {players} players make {sides} sides")
+        self.round = first_round
+        self.round_number = 1
+        self.history: list[Json] = []
+        self.settlement: Json | None = None
+        self.over = False
+        self.winner: int | None = None
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: int, rng: RandomSource, target: int = TARGET) -> Match:
+        """A new match: first deal (R5, R6), starter by a neutral lot (R7)."""
+        return cls(players, Round.deal(players, rng), target=target)
+
+    @classmethod
+    def from_deal(
+        cls,
+        hands: Sequence[Sequence[str]],
+        stock: Sequence[str],
+        starter: int,
+        scores: Sequence[int] | None = None,
+        target: int = TARGET,
+    ) -> Match:
+        """A match whose first round has an explicit deal (fixtures, tests)."""
+        return cls(len(hands), Round.from_deal(hands, stock, starter), scores, target)
+
+    # -- queries -----------------------------------------------------------------------
+    @property
+    def side_count(self) -> int:
+        return side_count(self.players)
+
+    def side_of(self, seat: int) -> int:
+        return side_of(seat, self.players)
+
+    @property
+    def round_over(self) -> bool:
+        """The current round has ended and been settled (R21, R22)."""
+        return self.round.is_over
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to move, or ``None`` between rounds and after the match."""
+        return self.round.turn
+
+    @property
+    def phase(self) -> str:
+        """``playing``, ``round_over`` (waiting for the next deal) or ``match_over``."""
+        if self.over:
+            return "match_over"
+        return "round_over" if self.round.is_over else "playing"
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """The legal moves of ``seat`` (``[]`` unless it is that seat's turn)."""
+        if seat != self.round.turn:
+            return []
+        return self.round.legal_moves()
+
+    # -- playing -----------------------------------------------------------------------
+    def check(self, seat: int, move: Move | str) -> Move:
+        """The parsed move if ``seat`` may play it now; raises otherwise (changes nothing)."""
+        if not isinstance(move, Move):
+            move = Move.parse(move)
+        if self.over:
+            raise IllegalMove("R24", "the match is over")
+        if self.round.is_over:
+            raise IllegalMove("R21", "the round is over; wait for the next deal")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalMove("R2", f"there is no seat {seat!r} at this table")
+        if seat != self.round.turn:
+            raise IllegalMove("R8", f"it is not your turn: seat {self.round.turn} is to play")
+        self.round.check(move)
+        return move
+
+    def play(self, seat: int, move: Move | str) -> Json:
+        """Play a move for ``seat``; returns the full event (project it before sending!).
+
+        Raises :class:`IllegalMove` or :class:`NotationError`; then nothing has changed.
+        """
+        move = self.check(seat, move)
+        points = self.round.play_unchecked(move)
+        self.scores[self.side_of(seat)] += points // 5  # R3, R15
+        event = entry_dict(self.round_number, len(self.round.log) - 1, self.round.log[-1])
+        event["scores"] = list(self.scores)
+        event["round_end"] = self._settle() if self.round.is_over else None
+        return event
+
+    def _settle(self) -> Json:
+        """R22 settlement, then the R24/R25 target check."""
+        rnd = self.round
+        pips = rnd.pips()
+        deductions = rnd.deductions()
+        for seat, lost in enumerate(deductions):
+            self.scores[self.side_of(seat)] -= lost  # each hand on its own; no floor
+        top = max(self.scores)
+        if top >= self.target and self.scores.count(top) == 1:  # R24; a tie plays on (R25)
+            self.over = True
+            self.winner = self.scores.index(top)
+        self.settlement = {
+            "round": self.round_number,
+            "result": rnd.result,
+            "finisher": rnd.finisher,
+            "hands": [[NAMES[t] for t in rnd.hand(s)] for s in range(self.players)],
+            "pips": pips,
+            "deductions": deductions,
+            "scores": list(self.scores),
+            "match_over": self.over,
+            "winner": self.winner,
+        }
+        self.history.append(
+            {
+                "round": self.round_number,
+                "starter": rnd.starter,
+                "log": [_entry_list(e) for e in rnd.log],
+                "settlement": self.settlement,
+            }
+        )
+        return self.settlement
+
+    def _next_starter(self, rng: RandomSource | None, starter: int | None) -> int:
+        if self.over:
+            raise IllegalMove("R24", "the match is over")
+        if not self.round.is_over:
+            raise IllegalMove("R21", "the round is still being played")
+        if self.round.result == "domino":
+            finisher = self.round.finisher
+            assert finisher is not None
+            if starter is not None and starter != finisher:
+                raise IllegalMove("R23", f"seat {finisher} finished the round and starts the next")
+            return finisher  # R23
+        if starter is not None:
+            return starter  # the lot's result, given (R23, R7)
+        if rng is None:
+            raise ValueError("R23: after a blocked round the starter comes from a lot")
+        return rng.randrange(self.players)  # R7
+
+    def next_round(self, rng: RandomSource) -> Json:
+        """Deal the next round (R5, R6); starter by R23. Returns the round-start event."""
+        starter = self._next_starter(rng, None)
+        self._begin(Round.deal(self.players, rng, starter))
+        return self.round_start_event()
+
+    def next_round_from_deal(
+        self, hands: Sequence[Sequence[str]], stock: Sequence[str], starter: int | None = None
+    ) -> Json:
+        """The next round with an explicit deal; ``starter`` only after a blocked round."""
+        if len(hands) != self.players:
+            raise ValueError(f"R6: expected {self.players} hands")
+        start = self._next_starter(None, starter)
+        self._begin(Round.from_deal(hands, stock, start))
+        return self.round_start_event()
+
+    def _begin(self, rnd: Round) -> None:
+        self.round = rnd
+        self.round_number += 1
+        self.settlement = None
+
+    def round_start_event(self) -> Json:
+        """The public event announcing a round (no tiles: hands come through views)."""
+        return {"type": "round_start", "round": self.round_number, "starter": self.round.starter}
+
+    # -- serialisation -----------------------------------------------------------------
+    def to_dict(self) -> Json:
+        """The whole state as JSON-compatible data (holds hidden tiles: server-side only)."""
+        rnd = self.round
+        layout = rnd.layout
+        laid: list[str] = []
+        for t in layout.tiles:
+            at = layout.at[t]
+            laid.append(NAMES[t] if at == OPENING else f"{NAMES[t]}@{PLACE_NAMES[at]}")
+        return {
+            "format": FORMAT,
+            "players": self.players,
+            "target": self.target,
+            "scores": list(self.scores),
+            "round_number": self.round_number,
+            "over": self.over,
+            "winner": self.winner,
+            "settlement": self.settlement,
+            "history": self.history,
+            "round": {
+                "starter": rnd.starter,
+                "turn": rnd.turn,
+                "hands": [[NAMES[t] for t in rnd.hand(s)] for s in range(self.players)],
+                "stock": [NAMES[t] for t in rnd.stock_tiles()],
+                "layout": laid,
+                "must_play": None if rnd.must_play == NO_TILE else NAMES[rnd.must_play],
+                "awards": list(rnd.awards),
+                "log": [_entry_list(e) for e in rnd.log],
+                "result": rnd.result,
+                "finisher": rnd.finisher,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Json) -> Match:
+        """Rebuild a match from :meth:`to_dict` data. Raises ``ValueError`` if malformed."""
+        try:
+            if data["format"] != FORMAT:
+                raise ValueError(f"unknown state format {data['format']!r}")
+            r = data["round"]
+            players = int(data["players"])
+            rnd = Round(
+                players,
+                [mask_of([parse_tile(t) for t in hand]) for hand in r["hands"]],
+                [parse_tile(t) for t in r["stock"]],
+                int(r["starter"]),
+            )
+            rnd.turn = r["turn"]
+            for text in r["layout"]:
+                move = Move.parse(text)
+                assert move.tile is not None
+                if move.kind == "open":
+                    rnd.layout.open_with(move.tile)
+                else:
+                    assert move.place is not None
+                    rnd.layout.place(move.tile, move.place)
+            rnd.must_play = NO_TILE if r["must_play"] is None else parse_tile(r["must_play"])
+            rnd.awards = [int(a) for a in r["awards"]]
+            rnd.log = [entry_from_list(e) for e in r["log"]]
+            rnd.result = r["result"]
+            rnd.finisher = r["finisher"]
+            match = cls(players, rnd, data["scores"], int(data["target"]))
+            match.round_number = int(data["round_number"])
+            match.over = bool(data["over"])
+            match.winner = data["winner"]
+            match.settlement = data["settlement"]
+            match.history = list(data["history"])
+        except (KeyError, TypeError, AssertionError, NotationError) as exc:
+            raise ValueError(f"malformed match state: {exc!r}") from exc
+        if not rnd.tiles_accounted():
+            raise ValueError("malformed match state: the 28 tiles are not all accounted for (R1)")
+        return match
+
+    def copy(self) -> Match:
+        return Match.from_dict(self.to_dict())
+
+
+def hands_text(rnd: Round) -> list[list[str]]:
+    """Every hand in notation (hidden information)."""
+    return [[NAMES[t] for t in tiles_of_mask(h)] for h in rnd.hands]
+
+
+__all__ = ["FORMAT", "TARGET", "Match", "entry_dict", "side_count", "side_of", "sides_seats"]

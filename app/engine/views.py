@@ -1,0 +1,161 @@
+"""The one projection of the state for one recipient: a seat, or a spectator (``None``).
+
+Everything a client is sent about a match is built here: the view of the state
+(:func:`view_for`), each event (:func:`project_event`) and the history
+(:func:`history_for`). Nothing hidden leaves: no other seat's hand, no stock order, no
+drawn tile but your own, until the settlement reveals the hands (R5, R22).
+
+>>> import random
+>>> from app.engine.match import Match
+>>> m = Match.new(3, random.Random(1))
+>>> spectator = view_for(m, None)
+>>> spectator["hand"] is None, spectator["legal"], spectator["hand_sizes"], spectator["stock"]
+(True, [], [5, 5, 5], 13)
+>>> mine = view_for(m, m.turn)
+>>> len(mine["hand"]), all(entry["kind"] == "open" for entry in mine["legal"])
+(5, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .describe import describe_layout
+from .layout import OPENING
+from .match import Json, Match, entry_dict, entry_from_list, sides_seats
+from .moves import Move
+from .places import PLACE_NAMES, PLACE_VALUE, side_name
+from .round import Round
+from .tiles import NAMES
+
+VIEW_FORMAT = 1
+
+
+def project_event(event: Json, recipient: int | None) -> Json:
+    """The event as ``recipient`` may see it: a drawn tile only for the drawer (R5).
+
+    >>> ev = {"type": "move", "kind": "draw", "seat": 1, "drawn": "0|5", "must_play": True}
+    >>> project_event(ev, 1)["drawn"], project_event(ev, 0)["drawn"], project_event(ev, None)["drawn"]
+    ('0|5', None, None)
+    """
+    out = dict(event)
+    if out.get("drawn") is not None and out.get("seat") != recipient:
+        out["drawn"] = None
+    return out
+
+
+def _points_if_placed(rnd: Round, move: Move) -> int:
+    """Raw points ``move`` would earn (R15), tried on a copy of the layout."""
+    trial = rnd.layout.copy()
+    assert move.tile is not None
+    if move.place is None:
+        return trial.open_with(move.tile)
+    return trial.place(move.tile, move.place)
+
+
+def legal_entries(match: Match, seat: int) -> list[Json]:
+    """The seat's legal moves with the raw points each placement would earn (R15)."""
+    rnd = match.round
+    entries: list[Json] = []
+    for move in match.legal_moves(seat):
+        entry: Json = {"move": move.text, "kind": move.kind}
+        if move.tile is not None:
+            entry["tile"] = NAMES[move.tile]
+            entry["place"] = None if move.place is None else PLACE_NAMES[move.place]
+            entry["points"] = _points_if_placed(rnd, move)
+        entries.append(entry)
+    return entries
+
+
+def layout_data(rnd: Round) -> Json:
+    """The public layout: tiles in order with where they joined, open places, ends, sum."""
+    layout = rnd.layout
+    tiles: list[Json] = []
+    for t in layout.tiles:
+        at = layout.at[t]
+        if at == OPENING:
+            tiles.append({"tile": NAMES[t], "at": None, "via": None})
+        else:
+            tiles.append(
+                {"tile": NAMES[t], "at": PLACE_NAMES[at], "via": side_name(t * 4 + layout.via[t])}
+            )
+    return {
+        "tiles": tiles,
+        "places": [
+            {"place": PLACE_NAMES[p], "value": PLACE_VALUE[p]} for p in layout.open_places()
+        ],
+        "ends": [[tile, value] for tile, value in layout.scoring_ends()],
+        "sum": layout.end_sum,
+    }
+
+
+def view_for(match: Match, recipient: int | None) -> Json:
+    """The state as ``recipient`` (a seat, or ``None`` for a spectator) may see it."""
+    rnd = match.round
+    seated = recipient is not None and 0 <= recipient < match.players
+    you = recipient if seated else None
+    log = [project_event(entry_dict(match.round_number, i, e), you) for i, e in enumerate(rnd.log)]
+    view: dict[str, Any] = {
+        "format": VIEW_FORMAT,
+        "players": match.players,
+        "target": match.target,
+        "sides": sides_seats(match.players),
+        "you": you,
+        "scores": list(match.scores),
+        "round": match.round_number,
+        "phase": match.phase,
+        "turn": rnd.turn,
+        "starter": rnd.starter,
+        "hand_sizes": rnd.hand_sizes(),
+        "stock": rnd.stock_size,
+        "hand": None if you is None else [NAMES[t] for t in rnd.hand(you)],
+        "must_play": (
+            NAMES[rnd.must_play]
+            if you is not None and rnd.turn == you and rnd.must_play >= 0
+            else None
+        ),
+        "legal": [] if you is None else legal_entries(match, you),
+        "layout": layout_data(rnd),
+        "description": describe_layout(rnd.layout),
+        "log": log,
+        "last_move": log[-1] if log else None,
+        "settlement": match.settlement,  # hands revealed at settlement (R22)
+        "winner": match.winner,
+    }
+    return view
+
+
+def history_for(match: Match, recipient: int | None) -> list[Json]:
+    """Every round of the match so far, projected for ``recipient``.
+
+    Finished rounds carry their settlement (hands revealed, R22); the current round, if
+    still being played, its moves so far.
+    """
+    rounds: list[Json] = []
+    for record in match.history:
+        moves = [
+            project_event(entry_dict(record["round"], i, entry_from_list(data)), recipient)
+            for i, data in enumerate(record["log"])
+        ]
+        rounds.append(
+            {
+                "round": record["round"],
+                "starter": record["starter"],
+                "moves": moves,
+                "settlement": record["settlement"],
+            }
+        )
+    if not match.round.is_over:
+        rnd = match.round
+        rounds.append(
+            {
+                "round": match.round_number,
+                "starter": rnd.starter,
+                "moves": [
+                    project_event(entry_dict(match.round_number, i, e), recipient)
+                    for i, e in enumerate(rnd.log)
+                ],
+                "settlement": None,
+            }
+        )
+    return rounds
