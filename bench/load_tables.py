@@ -1,0 +1,433 @@
+"""Load benchmark: many Five Up tables played at once over real WebSockets.
+
+Plays ``--tables`` tables concurrently against a running server (protocol:
+docs/protocol.md). Each table bot creates a private table over HTTP, fills the other
+seats with ``join`` (one seat token each), connects one WebSocket per seat, starts the
+match and then, whenever a seat's view says it is that seat's turn, sends a move picked
+from the view's ``legal`` list (placements first, then ``draw``, then ``pass``). Rounds
+are continued with ``next_round`` and finished matches with ``rematch``, so every table
+keeps playing for the whole run.
+
+Measured, over the window after ``--warmup`` seconds:
+
+* committed moves per second: ``ack`` frames received for moves the bots sent;
+* move latency: from sending a ``move`` frame to the moment the LAST of the table's
+  sockets has received the ``event`` frame with that move (its ``seq``).
+
+The run is bounded by ``--duration`` (and optionally ``--max-moves``), targets only a
+loopback address (anything else is refused) and stops by itself. The latency clock
+runs in this client, on the same machine: time the client spends decoding other
+tables' frames is included, so the figures are an upper bound on the server's share.
+
+Usage (server already running on PostgreSQL; bench/run_load.sh does all of it)::
+
+    python bench/load_tables.py --url http://127.0.0.1:8000 --tables 500 --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import multiprocessing
+import os
+import random
+import resource
+import socket
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+
+def require_loopback(url: str) -> None:
+    """Refuse any target that does not resolve only to loopback addresses."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SystemExit(f"--url must be http://host:port, got {url!r}")
+    infos = socket.getaddrinfo(parts.hostname, parts.port or 80, proto=socket.IPPROTO_TCP)
+    addrs = {info[4][0] for info in infos}
+    if not addrs or not all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addrs):
+        raise SystemExit(f"refusing to load a non-loopback host: {parts.hostname} -> {addrs}")
+
+
+def raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, round(q / 100 * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+@dataclass
+class Stats:
+    acked: int = 0  # acks received inside the window
+    sent: int = 0  # moves sent inside the window
+    latencies: list[float] = field(default_factory=list)  # seconds, moves sent in window
+    frames: int = 0  # frames received inside the window (all types, all sockets)
+    errors: dict[str, int] = field(default_factory=dict)
+    rounds: int = 0
+    matches: int = 0
+    setup_failures: int = 0
+    closed_early: int = 0
+    window: float = 0.0  # seconds actually measured
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+    def merge(self, other: Stats) -> None:
+        self.acked += other.acked
+        self.sent += other.sent
+        self.latencies += other.latencies
+        self.frames += other.frames
+        self.rounds += other.rounds
+        self.matches += other.matches
+        self.setup_failures += other.setup_failures
+        self.closed_early += other.closed_early
+        self.window = max(self.window, other.window)
+        for k, v in other.errors.items():
+            self.errors[k] = self.errors.get(k, 0) + v
+
+
+class Run:
+    """Shared state of one process's bots: the clock window and the counters."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.stats = Stats()
+        self.window_start = float("inf")
+        self.window_end = float("inf")
+        self.stopping = False
+        self.rng = random.Random(args.seed)
+
+    def in_window(self, t: float) -> bool:
+        return self.window_start <= t < self.window_end
+
+    def budget_left(self) -> bool:
+        return not self.stopping and (
+            self.args.max_moves is None or self.stats.sent < self.args.max_moves
+        )
+
+
+class TableBot:
+    def __init__(self, run: Run, index: int) -> None:
+        self.run = run
+        self.index = index
+        self.players: int = run.args.players
+        self.code = ""
+        self.tokens: list[str] = []
+        self.sockets: list[ClientConnection] = []
+        self.readers: list[asyncio.Task[None]] = []
+        # per seat: a move of ours not yet acked / refused
+        self.inflight: list[str | None] = [None] * self.players
+        self.last: list[tuple[int, dict[str, Any] | None]] = [(0, None)] * self.players
+        # seq of a move in flight -> (send time, seat that moved, seats that got it)
+        self.pending: dict[int, tuple[float, int, set[int]]] = {}
+        self.next_round_sent: list[tuple[int, int]] = [(0, 0)] * self.players
+        self.rematch_sent: list[int] = [0] * self.players
+        self.match_no = 0
+
+    async def setup(self, http: httpx.AsyncClient) -> None:
+        r = await http.post(
+            "/api/tables",
+            json={
+                "name": f"bench {self.index}",
+                "players": self.players,
+                "public": False,
+                "host_name": "bot 0",
+            },
+        )
+        r.raise_for_status()
+        body = r.json()
+        self.code = body["code"]
+        self.tokens = [body["token"]]
+        for seat in range(1, self.players):
+            r = await http.post(
+                f"/api/tables/{self.code}/join", json={"name": f"bot {seat}", "seat": seat}
+            )
+            r.raise_for_status()
+            self.tokens.append(r.json()["token"])
+
+    async def connect(self, ws_base: str) -> None:
+        for token in self.tokens:
+            ws = await connect(
+                f"{ws_base}/ws/tables/{self.code}?token={token}",
+                compression="deflate" if self.run.args.deflate else None,
+                max_size=None,
+                open_timeout=30,
+                ping_interval=None,
+            )
+            self.sockets.append(ws)
+        for seat, ws in enumerate(self.sockets):
+            self.readers.append(asyncio.create_task(self.reader(seat, ws)))
+
+    async def start(self, http: httpx.AsyncClient) -> None:
+        r = await http.post(
+            f"/api/tables/{self.code}/start",
+            headers={"Authorization": f"Bearer {self.tokens[0]}"},
+        )
+        r.raise_for_status()
+
+    async def close(self) -> None:
+        for ws in self.sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        for task in self.readers:
+            task.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+
+    async def reader(self, seat: int, ws: ClientConnection) -> None:
+        run, stats = self.run, self.run.stats
+        try:
+            async for raw in ws:
+                now = time.perf_counter()
+                if run.in_window(now):
+                    stats.frames += 1
+                msg = json.loads(raw)
+                kind = msg.get("type")
+                if kind == "event" or kind == "snapshot":
+                    seq = msg["seq"]
+                    self.got(seat, seq, now)
+                    self.last[seat] = (seq, msg.get("view"))
+                    if msg.get("table") is not None:
+                        self.match_no = msg["table"].get("match") or self.match_no
+                    await self.act(seat)
+                elif kind == "ack":
+                    if self.inflight[seat] == msg.get("move_id"):
+                        self.inflight[seat] = None
+                        if run.in_window(now):
+                            stats.acked += 1
+                        await self.act(seat)
+                elif kind == "error":
+                    stats.error(str(msg.get("code")))
+                    if msg.get("move_id") is not None and self.inflight[seat] == msg["move_id"]:
+                        self.inflight[seat] = None
+                        self.pending = {s: p for s, p in self.pending.items() if p[1] != seat}
+                    # after stale/conflict a snapshot follows and re-triggers act()
+        except ConnectionClosed:
+            if not run.stopping:
+                stats.closed_early += 1
+
+    def got(self, seat: int, seq: int, now: float) -> None:
+        entry = self.pending.get(seq)
+        if entry is None:
+            return
+        t0, _mover, seen = entry
+        seen.add(seat)
+        if len(seen) == self.players:
+            del self.pending[seq]
+            if self.run.in_window(t0):
+                self.run.stats.latencies.append(now - t0)
+
+    async def act(self, seat: int) -> None:
+        run = self.run
+        if not run.budget_left() or self.inflight[seat] is not None:
+            return
+        seq, view = self.last[seat]
+        if view is None:
+            return
+        ws = self.sockets[seat]
+        phase = view.get("phase")
+        if phase == "playing":
+            legal = view.get("legal") or []
+            if view.get("turn") != seat or not legal:
+                return
+            places = [m for m in legal if m["kind"] in ("place", "open")]
+            # a placement if there is one, else draw, else pass
+            choice = run.rng.choice(places)["move"] if places else legal[0]["move"]
+            move_id = uuid.uuid4().hex
+            self.inflight[seat] = move_id
+            t0 = time.perf_counter()
+            self.pending[seq + 1] = (t0, seat, set())
+            if run.in_window(t0):
+                run.stats.sent += 1
+            await ws.send(
+                json.dumps({"type": "move", "move": choice, "move_id": move_id, "seq": seq})
+            )
+        elif phase == "round_over":
+            key = (self.match_no, int(view.get("round") or 0))
+            if self.next_round_sent[seat] != key:
+                self.next_round_sent[seat] = key
+                if seat == 0:
+                    run.stats.rounds += 1
+                await ws.send('{"type": "next_round"}')
+        elif phase == "match_over" and self.rematch_sent[seat] != self.match_no:
+            self.rematch_sent[seat] = self.match_no
+            if seat == 0:
+                run.stats.matches += 1
+            await ws.send('{"type": "rematch"}')
+
+
+async def run_bots(
+    args: argparse.Namespace, tables: int, first_index: int, barrier: Any = None
+) -> Stats:
+    run = Run(args)
+    run.rng.seed(f"{args.seed}-{first_index}")
+    base = args.url.rstrip("/")
+    ws_base = "ws" + base[len("http") :]
+    bots = [TableBot(run, first_index + i) for i in range(tables)]
+    gate = asyncio.Semaphore(args.setup_concurrency)
+    limits = httpx.Limits(max_connections=args.setup_concurrency)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+
+        async def prepare(bot: TableBot) -> TableBot | None:
+            async with gate:
+                try:
+                    await bot.setup(http)
+                    await bot.connect(ws_base)
+                    return bot
+                except Exception as exc:  # reported in the summary, the run goes on
+                    run.stats.setup_failures += 1
+                    if run.stats.setup_failures <= 3:
+                        print(f"table {bot.index}: setup failed: {exc!r}", file=sys.stderr)
+                    await bot.close()
+                    return None
+
+        t_setup = time.perf_counter()
+        ready = [b for b in await asyncio.gather(*(prepare(b) for b in bots)) if b]
+        setup_s = time.perf_counter() - t_setup
+        if barrier is not None:
+            await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
+        if not args.quiet:
+            print(
+                f"[pid {os.getpid()}] {len(ready)} tables seated and connected"
+                f" in {setup_s:.1f}s; starting",
+                file=sys.stderr,
+            )
+        now = time.perf_counter()
+        run.window_start = now + args.warmup
+        run.window_end = run.window_start + args.duration
+
+        async def begin(bot: TableBot) -> None:
+            async with gate:
+                try:
+                    await bot.start(http)
+                except Exception as exc:
+                    run.stats.setup_failures += 1
+                    print(f"table {bot.index}: start failed: {exc!r}", file=sys.stderr)
+
+        await asyncio.gather(*(begin(b) for b in ready))
+        deadline = run.window_end
+        while time.perf_counter() < deadline and run.budget_left():
+            await asyncio.sleep(0.1)
+        run.window_end = min(run.window_end, time.perf_counter())
+        run.stopping = True
+        await asyncio.sleep(args.drain)  # let in-flight moves land
+        await asyncio.gather(*(b.close() for b in ready))
+    run.stats.window = run.window_end - run.window_start
+    return run.stats
+
+
+def _child(args: argparse.Namespace, tables: int, first: int, barrier: Any, out: Any) -> None:
+    _use_uvloop()
+    stats = asyncio.run(run_bots(args, tables, first, barrier))
+    out.put(stats)
+
+
+def _use_uvloop() -> None:
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--url", default="http://127.0.0.1:8000", help="server base URL (loopback)")
+    p.add_argument("--tables", type=int, default=500, help="tables in play at once")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    p.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    p.add_argument("--max-moves", type=int, default=None, help="stop after this many moves")
+    p.add_argument("--procs", type=int, default=1, help="client processes sharing the tables")
+    p.add_argument("--setup-concurrency", type=int, default=50)
+    p.add_argument("--drain", type=float, default=1.0, help="seconds to wait before closing")
+    p.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
+    p.add_argument("--seed", default="fiveup", help="seed for the bots' move choice")
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--quiet", action="store_true")
+    args = p.parse_args(argv)
+    if args.duration <= 0 or args.duration > 600 or args.tables < 1 or args.tables > 5000:
+        raise SystemExit("bounds: 0 < --duration <= 600, 1 <= --tables <= 5000")
+    require_loopback(args.url)
+    raise_fd_limit()
+
+    total = Stats()
+    if args.procs <= 1:
+        _use_uvloop()
+        total = asyncio.run(run_bots(args, args.tables, 0))
+    else:
+        ctx = multiprocessing.get_context("fork")
+        barrier = ctx.Barrier(args.procs)
+        out = ctx.Queue()
+        share = [
+            args.tables // args.procs + (i < args.tables % args.procs) for i in range(args.procs)
+        ]
+        procs, first = [], 0
+        for n in share:
+            proc = ctx.Process(target=_child, args=(args, n, first, barrier, out), daemon=True)
+            proc.start()
+            procs.append(proc)
+            first += n
+        hard = time.monotonic() + args.warmup + args.duration + 300
+        for _ in procs:
+            total.merge(out.get(timeout=max(1.0, hard - time.monotonic())))
+        for proc in procs:
+            proc.join(timeout=10)
+
+    lat = sorted(total.latencies)
+    window = total.window
+    result = {
+        "url": args.url,
+        "tables": args.tables,
+        "players": args.players,
+        "procs": args.procs,
+        "deflate": args.deflate,
+        "window_s": round(window, 2),
+        "moves_sent": total.sent,
+        "moves_acked": total.acked,
+        "moves_per_s": round(total.acked / window, 1) if window > 0 else None,
+        "latency_samples": len(lat),
+        "latency_ms": {
+            "p50": round(percentile(lat, 50) * 1000, 2),
+            "p90": round(percentile(lat, 90) * 1000, 2),
+            "p99": round(percentile(lat, 99) * 1000, 2),
+            "max": round(lat[-1] * 1000, 2) if lat else None,
+        },
+        "frames_per_s": round(total.frames / window, 1) if window > 0 else None,
+        "rounds_continued": total.rounds,
+        "rematches": total.matches,
+        "errors": total.errors,
+        "setup_failures": total.setup_failures,
+        "sockets_closed_early": total.closed_early,
+    }
+    ms: dict[str, Any] = result["latency_ms"]  # type: ignore[assignment]
+    print(
+        f"tables={args.tables} players={args.players} procs={args.procs}"
+        f" window={result['window_s']}s: committed moves/s={result['moves_per_s']}"
+        f" latency(send->last recipient) p50={ms['p50']}ms p90={ms['p90']}ms"
+        f" p99={ms['p99']}ms max={ms['max']}ms"
+        f" samples={len(lat)} errors={total.errors or 0}"
+        f" setup_failures={total.setup_failures} closed_early={total.closed_early}"
+    )
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(result, fh, indent=2)
+    return 0 if total.acked > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
