@@ -1,0 +1,37 @@
+# Five Up Online server image. Used by docker-compose.yml (with PostgreSQL); also
+# runs alone on a SQLite file in the /data volume:
+#   docker build -t fiveup . && docker run -p 8000:8000 fiveup
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /srv/fiveup
+
+# Dependencies first (their own layer, rebuilt only when pyproject.toml changes).
+COPY pyproject.toml ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+# The application. It is installed in place (-e): the app finds static/, migrations/
+# and alembic.ini next to its own package (app/core/settings.py, app/db/migrate.py).
+COPY . .
+RUN pip install --no-deps -e . \
+    && useradd --system --uid 10001 --home-dir /srv/fiveup fiveup \
+    && mkdir -p /data && chown fiveup /data
+
+USER fiveup
+VOLUME ["/data"]
+EXPOSE 8000
+# Default: a SQLite file in the volume. docker-compose.yml points it at PostgreSQL.
+ENV DATABASE_URL=sqlite:////data/fiveup.db
+
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
+
+# `fiveup serve` runs the migrations (alembic upgrade head), then uvicorn.
+CMD ["fiveup", "serve", "--host", "0.0.0.0", "--port", "8000"]
