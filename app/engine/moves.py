@@ -70,12 +70,20 @@ class Move:
             raise NotationError(f"{text!r} is not a move: expected text")
         if "@" in text:
             tile_text, _, place_text = text.partition("@")
-            tile = parse_tile(tile_text)
-            place = parse_place(place_text)
+            try:
+                tile = parse_tile(tile_text)
+                place = parse_place(place_text)
+            except NotationError as exc:
+                raise NotationError(f"{text!r} is not a move: {exc}") from None
             if place >> 2 == tile:
                 raise NotationError(f"{text!r} is not a move: a tile cannot join itself")
             return _placement(tile, place)
-        parse_tile(text)  # raises a precise NotationError
+        try:
+            parse_tile(text)
+        except NotationError as exc:
+            raise NotationError(
+                f"{text!r} is not a move: expected draw, pass, a tile or tile@place ({exc})"
+            ) from None
         raise NotationError(f"{text!r} is not a move")  # pragma: no cover
 
 

@@ -1,0 +1,105 @@
+"""Random full-round playouts per second, our engine against the PyPI ``dominoes`` peer.
+
+A playout deals a round (R5, R6) and plays uniformly random legal moves — placements,
+draws and passes — until a player goes out or the round blocks (R20, R21). One core,
+one process. Usage::
+
+    python bench/engine_playouts.py [--seconds 5]
+
+Figures are recorded in docs/benchmarks.md; nothing here is asserted by a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from collections.abc import Callable
+
+from app.engine import Round
+
+
+def our_playouts(players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
+    """Playouts and moves done by our engine in about ``seconds``."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    playouts = moves = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            rnd = Round.deal(players, rng)
+            while rnd.turn is not None:
+                rnd.play_unchecked(choice(rnd.legal_moves()))
+                moves += 1
+            playouts += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return playouts, moves, now - start
+
+
+def checked_playouts(players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
+    """The same, but every move goes through the checking :meth:`Round.play`."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    playouts = moves = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            rnd = Round.deal(players, rng)
+            while rnd.turn is not None:
+                rnd.play(choice(rnd.legal_moves()))
+                moves += 1
+            playouts += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return playouts, moves, now - start
+
+
+def peer_playouts(seconds: float, seed: int = 1) -> tuple[int, int, float]:
+    """The ``dominoes`` package (two-player block game): random legal moves to the end."""
+    import dominoes
+
+    rng = random.Random(seed)
+    random.seed(seed)
+    playouts = moves = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(20):
+            game = dominoes.Game.new()
+            while game.result is None:
+                game.make_move(*rng.choice(game.valid_moves))
+                moves += 1
+            playouts += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return playouts, moves, now - start
+
+
+def _row(label: str, run: Callable[[], tuple[int, int, float]]) -> None:
+    playouts, moves, elapsed = run()
+    print(
+        f"| {label} | {playouts / elapsed:,.0f} | {moves / elapsed:,.0f} | {moves / playouts:.1f} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per row")
+    args = parser.parse_args()
+    s = args.seconds
+    print(f"Python {platform.python_version()} on {platform.machine()}, {s:g} s per row\n")
+    print("| engine | playouts/s | moves/s | moves per playout |")
+    print("|---|---:|---:|---:|")
+    for players in (2, 3, 4):
+        _row(f"fiveup, {players} players", lambda p=players: our_playouts(p, s))
+    for players in (2, 4):
+        _row(f"fiveup, {players} players, checked play()", lambda p=players: checked_playouts(p, s))
+    _row("dominoes 6.1.0 (peer), 2 players", lambda: peer_playouts(s))
+
+
+if __name__ == "__main__":
+    main()
