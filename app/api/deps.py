@@ -1,0 +1,34 @@
+"""FastAPI dependencies: the service/hub from app state, the bearer token."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from app.realtime.hub import Hub
+from app.tables.errors import TableError
+from app.tables.service import TableService
+
+
+def get_service(request: Request) -> TableService:
+    return request.app.state.service  # type: ignore[no-any-return]
+
+
+def get_hub(request: Request) -> Hub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    """The seat token from ``Authorization: Bearer <token>`` (None if absent)."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or len(token) > 256:
+        raise TableError("unauthorized", "use 'Authorization: Bearer <seat token>'", 401)
+    return token.strip()
+
+
+ServiceDep = Annotated[TableService, Depends(get_service)]
+HubDep = Annotated[Hub, Depends(get_hub)]
+TokenDep = Annotated[str | None, Depends(bearer_token)]

@@ -1,0 +1,166 @@
+"""The WebSocket endpoint ``/ws/tables/{code}[?token=...]`` (docs/protocol.md).
+
+One reader loop (this coroutine) and one sender task per socket; every outbound frame
+goes through the connection's queue so the order is exactly the order frames were
+produced (snapshot, events in seq order, acks, errors, presence).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from app.realtime.hub import Connection, Hub
+from app.tables.errors import TableError
+from app.tables.service import TableService
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+CLOSE_BAD_FRAME = 4400
+CLOSE_BAD_TOKEN = 4401
+CLOSE_UNKNOWN_TABLE = 4404
+CLOSE_TOO_BIG = 1009
+CLOSE_TOO_SLOW = 1013
+MAX_BAD_FRAMES = 10
+
+
+def _error(code: str, message: str, move_id: Any = None, rule: str | None = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message,
+                             "move_id": move_id if isinstance(move_id, str) else None}
+    if rule:
+        frame["rule"] = rule
+    return frame
+
+
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        if ws.application_state != WebSocketState.DISCONNECTED:
+            await ws.close(code=code, reason=reason)
+
+
+async def _sender(ws: WebSocket, conn: Connection) -> None:
+    """Write queued frames in order; ``None`` means the client fell too far behind."""
+    while True:
+        frame = await conn.queue.get()
+        if frame is None:
+            await _close(ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
+            return
+        await ws.send_text(json.dumps(frame, separators=(",", ":")))
+
+
+@router.websocket("/ws/tables/{code}")
+async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> None:
+    """A client's live connection to one table, as a seat (token) or a spectator."""
+    service: TableService = ws.app.state.service
+    hub: Hub = ws.app.state.hub
+    max_bytes: int = ws.app.state.settings.max_frame_bytes
+    await ws.accept()
+    try:
+        ident = await service.identify(code[:16], token[:256] if token is not None else None)
+    except TableError as err:
+        if err.code == "not_found":
+            await _close(ws, CLOSE_UNKNOWN_TABLE, "unknown table")
+        else:
+            await _close(ws, CLOSE_BAD_TOKEN, "bad seat token")
+        return
+    conn = Connection(ident.table_id, ident.code, ident.seat, ident.player_id, token)
+    sender = asyncio.create_task(_sender(ws, conn))
+    try:
+        await hub.attach(conn)
+        await _read_loop(ws, conn, service, hub, max_bytes)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await hub.detach(conn)
+        # let already-queued frames (e.g. a final error) go out, then stop
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(_drain(conn), timeout=0.5)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _drain(conn: Connection) -> None:
+    while not conn.queue.empty():
+        await asyncio.sleep(0.01)
+
+
+async def _read_loop(
+    ws: WebSocket, conn: Connection, service: TableService, hub: Hub, max_bytes: int
+) -> None:
+    bad = 0
+    while True:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            return
+        text = msg.get("text")
+        if text is None:
+            await _close(ws, CLOSE_BAD_FRAME, "binary frames are not supported")
+            return
+        if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+            await _close(ws, CLOSE_TOO_BIG, "frame too large")
+            return
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                raise ValueError("a frame is a JSON object with a string 'type'")
+            await _dispatch(data, conn, service, hub)
+        except (ValueError, RecursionError) as exc:
+            bad += 1
+            conn.put(_error("bad_message", _short(exc)))
+            if bad >= MAX_BAD_FRAMES:
+                await asyncio.sleep(0)  # let the sender flush the error first
+                await _drain_briefly(conn)
+                await _close(ws, CLOSE_BAD_FRAME, "too many bad frames")
+                return
+
+
+async def _drain_briefly(conn: Connection) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(_drain(conn), timeout=0.5)
+
+
+def _short(exc: BaseException) -> str:
+    return str(exc)[:200] or type(exc).__name__
+
+
+async def _dispatch(data: dict[str, Any], conn: Connection, service: TableService, hub: Hub) -> None:
+    """Handle one well-formed client frame. Raises ValueError for a bad one."""
+    kind = data["type"]
+    if kind == "ping":
+        conn.put({"type": "pong"})
+    elif kind == "resync":
+        last = data.get("last_seq")
+        if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
+            raise ValueError("last_seq must be an integer")
+        await hub.resync(conn, last)
+    elif kind in ("move", "next_round", "rematch"):
+        move_id = data.get("move_id")
+        if conn.token is None:
+            code = "spectator" if conn.player_id is None and conn.seat is None else "unauthorized"
+            conn.put(_error(code, "spectators cannot act", move_id))
+            return
+        try:
+            if kind == "move":
+                result = await service.act(
+                    conn.table_id, conn.token, data.get("move"), move_id, data.get("seq")
+                )
+                conn.put({"type": "ack", "move_id": move_id, "seq": result.seq,
+                          "duplicate": result.duplicate})
+            elif kind == "next_round":
+                await service.ready(conn.table_id, conn.token)
+            else:
+                await service.rematch_by_id(conn.table_id, conn.token)
+        except TableError as err:
+            conn.put(_error(err.code, err.message, move_id, err.rule))
+            if err.code in ("stale", "conflict"):
+                await hub.resync(conn, conn.last_seq)
+    else:
+        raise ValueError(f"unknown message type {kind[:40]!r}")

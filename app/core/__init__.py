@@ -1,0 +1,1 @@
+"""Cross-cutting helpers: settings, logging, security."""

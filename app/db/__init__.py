@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models and the async engine/session setup."""

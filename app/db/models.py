@@ -1,0 +1,116 @@
+"""SQLAlchemy 2 models: tables (snapshot + version), players (seats), table events
+(the append-only log keyed by ``(table_id, seq)``).
+
+Event rows carry the match state and public table info *after* the event, so any
+process can build every recipient's frame for any seq from the row alone (needed for
+LISTEN/NOTIFY fan-out and resync). These columns are never sent raw: only through the
+engine's projections.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+JsonType = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now (UTC)."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base holding the app's metadata (used by Alembic)."""
+
+
+class TableStatus:
+    """Table status values (stored as strings)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CLOSED = "closed"
+
+
+class TableRow(Base):
+    """One game table: its settings and the current snapshot.
+
+    ``version`` is the optimistic-concurrency counter: every commit that changes the
+    table bumps it with ``UPDATE ... WHERE version = :old`` (SQLAlchemy ``version_id_col``).
+    """
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    name: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    public: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(16), default=TableStatus.WAITING)
+    host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    match_number: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    rematch_votes: Mapped[list[int]] = mapped_column(JsonType, default=list)
+    ready: Mapped[list[int]] = mapped_column(JsonType, default=list)
+    round_over_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+    __table_args__ = (Index("ix_game_tables_lobby", "public", "status"),)
+
+
+class PlayerRow(Base):
+    """A seated player: display name and the SHA-256 of their seat token."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_players_table_seat"),)
+
+
+class EventRow(Base):
+    """One committed table event. ``payload`` is the full, unprojected event."""
+
+    __tablename__ = "table_events"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    player_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    move_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    match_number: Mapped[int] = mapped_column(Integer, default=0)
+    payload: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    table_info: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (UniqueConstraint("table_id", "move_id", name="uq_table_events_move_id"),)

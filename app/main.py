@@ -1,0 +1,76 @@
+"""The FastAPI application: ``create_app()`` wires settings, database, service, hub,
+broker and routes. ``uvicorn --factory app.main:create_app`` or ``fiveup serve``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.api import client, health, routes_tables, ws
+from app.core.logging import setup_logging
+from app.core.settings import Settings, get_settings
+from app.core.urls import is_postgres, libpq_dsn
+from app.db.session import make_engine, make_sessionmaker
+from app.realtime.broker import PgBroker
+from app.realtime.hub import Hub
+from app.tables.errors import TableError
+from app.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application (the database is connected in the lifespan)."""
+    settings = settings or get_settings()
+    setup_logging(settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        sessionmaker = make_sessionmaker(engine)
+        postgres = is_postgres(settings.database_url)
+        hub = Hub(sessionmaker)
+        service = TableService(
+            sessionmaker, postgres=postgres, next_round_seconds=settings.next_round_seconds
+        )
+        service.listeners.append(hub.poke)
+        broker = PgBroker(libpq_dsn(settings.database_url), hub) if postgres else None
+        app.state.db_engine = engine
+        app.state.hub = hub
+        app.state.service = service
+        app.state.broker = broker
+        if broker is not None:
+            broker.start()
+        await service.resume_timers()
+        try:
+            yield
+        finally:
+            await service.close()
+            if broker is not None:
+                await broker.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Five Up Online",
+        version="0.1.0",
+        description="Authoritative multiplayer server for the domino game Five Up. "
+        "WebSocket protocol: docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, err: TableError) -> JSONResponse:
+        return JSONResponse({"detail": err.as_dict()}, status_code=err.status)
+
+    app.include_router(health.router)
+    app.include_router(routes_tables.router)
+    app.include_router(ws.router)
+    app.include_router(client.router)
+    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
+    return app

@@ -1,0 +1,63 @@
+"""Fan-out between processes: PostgreSQL LISTEN/NOTIFY.
+
+The table service commits with ``pg_notify('fiveup_events', '<table_id>:<seq>')``
+(delivered by Postgres only on commit). Every process listens on its own connection and
+pokes its hub, which reads the new rows itself — the payload never carries game data.
+After a lost LISTEN connection the hub catches up every table it serves.
+In-process delivery needs no broker: the service calls the hub directly after commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import psycopg
+
+from app.realtime.hub import Hub
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "fiveup_events"
+
+
+class PgBroker:
+    """Listens for commit notifications and pokes the local hub."""
+
+    def __init__(self, dsn: str, hub: Hub) -> None:
+        self.dsn = dsn
+        self.hub = hub
+        self._task: asyncio.Task[None] | None = None
+        self.listening = asyncio.Event()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _run(self) -> None:
+        delay = 0.2
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    delay = 0.2
+                    await self.hub.poke_all()  # catch up on anything missed while away
+                    async for note in conn.notifies():
+                        table_id, _, _seq = note.payload.partition(":")
+                        if table_id.isdigit():
+                            await self.hub.poke(int(table_id))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.listening.clear()
+                log.warning("LISTEN connection lost (%s); retrying", type(exc).__name__)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)

@@ -1,0 +1,1 @@
+"""The table service: create/join/seat/start/act/rematch around the rules engine."""
