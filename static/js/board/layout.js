@@ -1,0 +1,337 @@
+// Pure layout routine: view.layout.tiles -> positioned rectangles.
+//
+// No DOM, no globals, deterministic. Works on an integer grid where one unit is half
+// a tile's short side: a tile is 4 x 2 units. Every placement is checked against the
+// set of occupied cells, so two tiles can never overlap; when the straight spot is
+// blocked (by a tile, by the reserved space in front of another open place, or by
+// the board edge) the line bends (turns left/right, snakes back), then tries further
+// options, and as a last resort the tile goes to the nearest free spot with a
+// connector line. See docs/client.md for the full description.
+
+export const TILE_LEN = 4;
+export const TILE_WID = 2;
+
+const E = [1, 0], W = [-1, 0], N = [0, -1], S = [0, 1];
+
+export const DEFAULT_BOARD = { w: 56, h: 36 };
+
+const add = (p, q) => [p[0] + q[0], p[1] + q[1]];
+const mul = (v, k) => [v[0] * k, v[1] * k];
+const neg = (v) => [-v[0], -v[1]];
+// y grows downwards (SVG), so "left" of east is north.
+const left = (v) => [v[1], -v[0]];
+const right = (v) => [-v[1], v[0]];
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+const eq = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+export function dirName(d) {
+  if (eq(d, E)) return "E";
+  if (eq(d, W)) return "W";
+  if (eq(d, N)) return "N";
+  return "S";
+}
+
+/** "3|5" -> {a: 3, b: 5, double: false} */
+export function parseTile(t) {
+  const [a, b] = String(t).split("|").map(Number);
+  return { a, b, double: a === b };
+}
+
+/** "3|5:low" -> {tile: "3|5", side: "low"} */
+export function parsePlace(p) {
+  const i = String(p).lastIndexOf(":");
+  return { tile: p.slice(0, i), side: p.slice(i + 1) };
+}
+
+/** The side of `tile` that joins a place showing `value` (R10). */
+export function viaFor(tile, value) {
+  const { a, b, double } = parseTile(tile);
+  if (double) return "lineA";
+  if (value === a) return "low";
+  if (value === b) return "high";
+  return null;
+}
+
+// Footprint of a tile laid at a (virtual) port p heading d.
+function footprint(p, d, isDouble) {
+  const along = isDouble ? TILE_WID : TILE_LEN;
+  const half = isDouble ? TILE_LEN / 2 : TILE_WID / 2;
+  const l = left(d);
+  const c1 = add(p, mul(l, half));
+  const c2 = add(add(p, mul(d, along)), mul(l, -half));
+  const x = Math.min(c1[0], c2[0]);
+  const y = Math.min(c1[1], c2[1]);
+  return { x, y, w: Math.abs(c1[0] - c2[0]), h: Math.abs(c1[1] - c2[1]) };
+}
+
+// A rect extended by k units in direction d.
+function grow(r, d, k) {
+  return {
+    x: d[0] < 0 ? r.x - k : r.x, y: d[1] < 0 ? r.y - k : r.y,
+    w: r.w + Math.abs(d[0]) * k, h: r.h + Math.abs(d[1]) * k,
+  };
+}
+
+function cellsOf(r) {
+  const out = [];
+  for (let i = r.x; i < r.x + r.w; i++) for (let j = r.y; j < r.y + r.h; j++) out.push(i + "," + j);
+  return out;
+}
+
+function onBoundary(r, p) {
+  const [x, y] = p;
+  const inX = x >= r.x && x <= r.x + r.w;
+  const inY = y >= r.y && y <= r.y + r.h;
+  return inX && inY && (x === r.x || x === r.x + r.w || y === r.y || y === r.y + r.h);
+}
+
+// The ports (attachment points) a tile offers once laid at (p, d).
+function portsOf(tile, side, p, d, isDouble) {
+  const out = {};
+  if (isDouble) {
+    const l = left(d);
+    out[tile + ":lineB"] = { p: add(p, mul(d, 2)), d };
+    out[tile + ":branchA"] = { p: add(add(p, d), mul(l, 2)), d: l };
+    out[tile + ":branchB"] = { p: add(add(p, d), mul(l, -2)), d: neg(l) };
+  } else {
+    const other = side === "low" ? "high" : "low";
+    out[tile + ":" + other] = { p: add(p, mul(d, TILE_LEN)), d };
+  }
+  return out;
+}
+
+function reserveRect(port) {
+  // The straight spot in front of a port, kept free for later tiles when possible.
+  return footprint(port.p, port.d, false);
+}
+
+export class Layout {
+  constructor(opts = {}) {
+    this.board = opts.board || DEFAULT_BOARD;
+    this.occ = new Set();
+    this.reserved = new Map(); // cell -> Set(placeKey)
+    this.ports = new Map(); // placeKey -> {p, d, pref}
+    this.rects = [];
+    this.byTile = new Map();
+  }
+
+  inBoard(r) {
+    const hw = this.board.w / 2, hh = this.board.h / 2;
+    return r.x >= -hw && r.y >= -hh && r.x + r.w <= hw && r.y + r.h <= hh;
+  }
+
+  free(r) {
+    for (const c of cellsOf(r)) if (this.occ.has(c)) return false;
+    return true;
+  }
+
+  clearOfReserve(r, ownKey) {
+    for (const c of cellsOf(r)) {
+      const s = this.reserved.get(c);
+      if (!s) continue;
+      for (const k of s) if (k !== ownKey) return false;
+    }
+    return true;
+  }
+
+  reserve(key, port) {
+    for (const c of cellsOf(reserveRect(port))) {
+      if (!this.reserved.has(c)) this.reserved.set(c, new Set());
+      this.reserved.get(c).add(key);
+    }
+  }
+
+  unreserve(key, port) {
+    for (const c of cellsOf(reserveRect(port))) {
+      const s = this.reserved.get(c);
+      if (s) {
+        s.delete(key);
+        if (!s.size) this.reserved.delete(c);
+      }
+    }
+  }
+
+  // Candidate (virtual) ports for a tile at a real port, in order of preference.
+  candidates(port, isDouble) {
+    const { p, d } = port;
+    const l = left(d), r = right(d);
+    // Turn towards the middle of the board first (snake back), unless the port
+    // carries a pending turn from a previous bend.
+    let turns;
+    if (port.pref === "L") turns = [l, r];
+    else if (port.pref === "R") turns = [r, l];
+    else turns = dot(l, neg(p)) >= dot(r, neg(p)) ? [l, r] : [r, l];
+    const out = [];
+    const straight = { p, d, kind: "straight" };
+    const hug = turns.map((t) => ({ p: add(add(p, d), neg(t)), d: t, kind: "turn", sense: eq(t, l) ? "L" : "R" }));
+    if (port.pref) out.push(hug[0], straight, hug[1]);
+    else out.push(straight, ...hug);
+    if (isDouble) {
+      for (const t of turns) out.push({ p: add(add(p, mul(d, 2)), neg(t)), d: t, kind: "turn", sense: eq(t, l) ? "L" : "R" });
+    }
+    // Jogs: straight, shifted sideways.
+    for (const j of [1, -1, 2, -2]) out.push({ p: add(p, mul(l, j)), d, kind: "jog" });
+    // Turns with a small offset.
+    for (const t of turns) {
+      for (const k of [2, 3]) out.push({ p: add(add(p, mul(d, k)), neg(t)), d: t, kind: "turn", sense: eq(t, l) ? "L" : "R" });
+      out.push({ p: add(p, mul(t, 2)), d: t, kind: "turn", sense: eq(t, l) ? "L" : "R" });
+    }
+    // Step out a little along the line.
+    for (const k of [1, 2, 3]) out.push({ p: add(p, mul(d, k)), d, kind: "gap" });
+    return out;
+  }
+
+  // Find where `tile` goes when joined at `placeKey` (null: the opening). No mutation.
+  plan(tile, placeKey) {
+    const isDouble = parseTile(tile).double;
+    if (placeKey == null || !this.ports.has(placeKey)) {
+      if (this.rects.length === 0 && placeKey == null) {
+        const d = E;
+        const p = isDouble ? [-1, 0] : [-2, 0];
+        return { p, d, rect: footprint(p, d, isDouble), kind: "open", connector: null };
+      }
+      // Unknown place (should not happen): put it anywhere free.
+      return this.spiral(isDouble, [0, 0], null);
+    }
+    const port = this.ports.get(placeKey);
+    let firstHard = null, firstBoard = null;
+    for (const c of this.candidates(port, isDouble)) {
+      const rect = footprint(c.p, c.d, isDouble);
+      if (!this.free(rect)) continue;
+      const cand = { ...c, rect };
+      // A tile that keeps the line's direction must leave room before the edge for
+      // the next tile to bend (a bend sticks out 2 units past the line's end).
+      const inB = c.kind === "turn" ? this.inBoard(rect) : this.inBoard(grow(rect, c.d, 2));
+      if (inB && this.clearOfReserve(rect, placeKey)) return this.finish(cand, port);
+      if (inB && !firstBoard) firstBoard = cand;
+      if (!firstHard) firstHard = cand;
+    }
+    if (firstBoard) return this.finish(firstBoard, port);
+    if (firstHard) return this.finish(firstHard, port);
+    return this.spiral(isDouble, port.p, port);
+  }
+
+  finish(cand, port) {
+    const connector = onBoundary(cand.rect, port.p) ? null : [port.p[0], port.p[1], cand.p[0], cand.p[1]];
+    return { ...cand, connector };
+  }
+
+  // Last resort: nearest free spot (prefer inside the board), joined by a connector.
+  spiral(isDouble, origin, port) {
+    const dirs = port ? [port.d, left(port.d), right(port.d), neg(port.d)] : [E, S, W, N];
+    let outside = null;
+    for (let rad = 1; rad < 400; rad++) {
+      for (let dx = -rad; dx <= rad; dx++) {
+        for (let dy = -rad; dy <= rad; dy++) {
+          if (Math.max(Math.abs(dx), Math.abs(dy)) !== rad) continue;
+          const p = [origin[0] + dx, origin[1] + dy];
+          for (const d of dirs) {
+            const rect = footprint(p, d, isDouble);
+            // Leave a one-cell margin around the spot so the connector end is visible.
+            const halo = { x: rect.x - 1, y: rect.y - 1, w: rect.w + 2, h: rect.h + 2 };
+            if (!this.free(halo)) continue;
+            const cand = { p, d, rect, kind: "far", connector: port ? [port.p[0], port.p[1], p[0], p[1]] : null };
+            if (this.inBoard(rect)) return cand;
+            if (!outside) outside = cand;
+          }
+        }
+      }
+      if (outside && rad > Math.max(this.board.w, this.board.h)) return outside;
+    }
+    return outside;
+  }
+
+  // Lay a tile for real.
+  place(entry, index = this.rects.length) {
+    const { tile, at, via } = entry;
+    const t = parseTile(tile);
+    const plan = this.plan(tile, at);
+    const side = t.double ? "lineA" : via || "low";
+    const first = t.double ? t.a : side === "low" ? t.a : t.b;
+    const second = t.double ? t.a : side === "low" ? t.b : t.a;
+    const rect = {
+      tile, index, at: at ?? null, via: via ?? null,
+      x: plan.rect.x, y: plan.rect.y, w: plan.rect.w, h: plan.rect.h,
+      double: t.double, first, second, dir: dirName(plan.d),
+      kind: plan.kind, connector: plan.connector,
+    };
+    for (const c of cellsOf(plan.rect)) this.occ.add(c);
+    const parentPref = at != null && this.ports.has(at) ? this.ports.get(at).pref : null;
+    if (at != null && this.ports.has(at)) {
+      this.unreserve(at, this.ports.get(at));
+      this.ports.delete(at);
+    }
+    let newPorts;
+    if (plan.kind === "open") {
+      if (t.double) {
+        newPorts = {
+          [tile + ":lineA"]: { p: [-1, 0], d: W },
+          [tile + ":lineB"]: { p: [1, 0], d: E },
+          [tile + ":branchA"]: { p: [0, -2], d: N },
+          [tile + ":branchB"]: { p: [0, 2], d: S },
+        };
+      } else {
+        // The opening non-double lies low half west, high half east.
+        rect.first = t.a; rect.second = t.b; rect.dir = "E";
+        newPorts = { [tile + ":low"]: { p: [-2, 0], d: W }, [tile + ":high"]: { p: [2, 0], d: E } };
+      }
+    } else {
+      newPorts = portsOf(tile, side, plan.p, plan.d, t.double);
+      // A bend carries on snaking: the next tile on this line turns the same way
+      // again (a U-turn), then the line runs straight.
+      if (!t.double && plan.kind === "turn" && !parentPref) {
+        for (const k of Object.keys(newPorts)) newPorts[k].pref = plan.sense;
+      }
+    }
+    for (const [k, port] of Object.entries(newPorts)) {
+      this.ports.set(k, port);
+      this.reserve(k, port);
+    }
+    this.rects.push(rect);
+    this.byTile.set(tile, rect);
+    return rect;
+  }
+
+  bbox(extra = []) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    const grow = (x, y) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); };
+    for (const r of [...this.rects, ...extra]) {
+      grow(r.x, r.y); grow(r.x + r.w, r.y + r.h);
+      if (r.connector) { grow(r.connector[0], r.connector[1]); grow(r.connector[2], r.connector[3]); }
+    }
+    if (x0 === Infinity) return { x: -4, y: -2, w: 8, h: 4 };
+    return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  }
+}
+
+/**
+ * Lay out the tiles of `view.layout.tiles` (placement order).
+ * Returns {rects, ports, layout}: rects are {tile, x, y, w, h, first, second, dir,
+ * double, connector, index} in grid units (tile = 4 x 2).
+ */
+export function computeLayout(tiles, opts = {}) {
+  const lay = new Layout(opts);
+  tiles.forEach((t, i) => lay.place(t, i));
+  return { rects: lay.rects, layout: lay };
+}
+
+/** Where `tile` would go if played at `place` (null = opening): a rect, no mutation. */
+export function ghostRect(lay, tile, place) {
+  const t = parseTile(tile);
+  const plan = lay.plan(tile, place);
+  return {
+    tile, place, x: plan.rect.x, y: plan.rect.y, w: plan.rect.w, h: plan.rect.h,
+    double: t.double, dir: dirName(plan.d), connector: plan.connector,
+  };
+}
+
+/** The viewBox [x, y, w, h] that holds every rect (and ghost), with a margin. */
+export function viewBoxFor(lay, extra = [], margin = 3) {
+  const b = lay.bbox(extra);
+  return [b.x - margin, b.y - margin, b.w + 2 * margin, b.h + 2 * margin];
+}
+
+/** Overlap check used by the tests: true when two rects share area. */
+export function overlaps(a, b) {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}

@@ -1,0 +1,139 @@
+// SVG rendering of the layout and of single tiles. Reads positioned rects from
+// layout.js; knows nothing about the server. All text goes in as textContent.
+
+import { viewBoxFor } from "./layout.js";
+
+export const SVGNS = "http://www.w3.org/2000/svg";
+export const U = 10; // SVG user units per grid unit (a tile is 40 x 20)
+
+export function svgEl(name, attrs = {}, parent = null) {
+  const el = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+// Pip positions in a unit square (0..1), for a half whose long side runs `horizontal`.
+function pipSpots(n, horizontalTile) {
+  const a = 0.25, m = 0.5, b = 0.75;
+  switch (n) {
+    case 0: return [];
+    case 1: return [[m, m]];
+    case 2: return [[a, a], [b, b]];
+    case 3: return [[a, a], [m, m], [b, b]];
+    case 4: return [[a, a], [b, a], [a, b], [b, b]];
+    case 5: return [[a, a], [b, a], [m, m], [a, b], [b, b]];
+    case 6: return horizontalTile
+      ? [[a, a], [m, a], [b, a], [a, b], [m, b], [b, b]]
+      : [[a, a], [a, m], [a, b], [b, a], [b, m], [b, b]];
+    default: return [];
+  }
+}
+
+function drawHalf(g, x, y, size, n, horizontal) {
+  const r = size * 0.09;
+  for (const [fx, fy] of pipSpots(n, horizontal)) {
+    svgEl("circle", { cx: x + fx * size, cy: y + fy * size, r, class: "pip" }, g);
+  }
+}
+
+/**
+ * A tile face as an SVG <g> at (x, y) size (w, h) in SVG units. `one` is the value of
+ * the top/left half, `two` of the bottom/right half.
+ */
+export function tileFace(x, y, w, h, one, two, extraClass = "") {
+  const g = svgEl("g", { class: ("tile " + extraClass).trim() });
+  const horizontal = w >= h;
+  const rr = Math.min(w, h) * 0.12;
+  svgEl("rect", { x: x + 0.6, y: y + 0.6, width: w - 1.2, height: h - 1.2, rx: rr, class: "tile-body" }, g);
+  if (horizontal) {
+    const s = w / 2;
+    svgEl("line", { x1: x + s, y1: y + h * 0.15, x2: x + s, y2: y + h * 0.85, class: "tile-divider" }, g);
+    drawHalf(g, x, y, s, one, true);
+    drawHalf(g, x + s, y, s, two, true);
+  } else {
+    const s = h / 2;
+    svgEl("line", { x1: x + w * 0.15, y1: y + s, x2: x + w * 0.85, y2: y + s, class: "tile-divider" }, g);
+    drawHalf(g, x, y, s, one, false);
+    drawHalf(g, x, y + s, s, two, false);
+  }
+  return g;
+}
+
+/** Values for the top/left and bottom/right halves of a positioned rect. */
+export function faceValues(r) {
+  if (r.double) return [r.first, r.first];
+  // dir runs from the connected half (first) to the far half (second).
+  if (r.dir === "E" || r.dir === "S") return [r.first, r.second];
+  return [r.second, r.first];
+}
+
+/** A small standalone SVG of one tile (hand, logs, settlement). */
+export function tileSvg(tile, { vertical = true, size = 28, faceDown = false } = {}) {
+  const w = vertical ? size : size * 2, h = vertical ? size * 2 : size;
+  const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, width: w, height: h, class: "tile-svg", "aria-hidden": "true" });
+  if (faceDown) {
+    const g = svgEl("g", { class: "tile back" }, svg);
+    svgEl("rect", { x: 0.6, y: 0.6, width: w - 1.2, height: h - 1.2, rx: size * 0.12, class: "tile-back" }, g);
+    svgEl("rect", { x: size * 0.18, y: size * 0.18, width: w - size * 0.36, height: h - size * 0.36, rx: size * 0.08, class: "tile-back-inner" }, g);
+    return svg;
+  }
+  const [a, b] = String(tile).split("|").map(Number);
+  svg.appendChild(tileFace(0, 0, w, h, a, b));
+  return svg;
+}
+
+/**
+ * Draw the board.
+ *  svg      the <svg> element (content is replaced)
+ *  lay      a Layout (computeLayout(...).layout)
+ *  opts.last       tile string of the last placed tile (highlighted)
+ *  opts.targets    [{key, rect, points, label}] ghost targets for the selected tile
+ *  opts.focusKey   key of the keyboard-focused target
+ *  opts.zoom {k, x, y}  user zoom and pan (applied to the viewBox)
+ */
+export function renderBoard(svg, lay, opts = {}) {
+  const targets = opts.targets || [];
+  const vb = viewBoxFor(lay, targets.map((t) => t.rect), 3);
+  const z = opts.zoom || { k: 1, x: 0, y: 0 };
+  const w = vb[2] / z.k, h = vb[3] / z.k;
+  const cx = vb[0] + vb[2] / 2 + z.x, cy = vb[1] + vb[3] / 2 + z.y;
+  svg.setAttribute("viewBox", [(cx - w / 2) * U, (cy - h / 2) * U, w * U, h * U].join(" "));
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+
+  const gConn = svgEl("g", { class: "connectors" }, svg);
+  const gTiles = svgEl("g", { class: "tiles" }, svg);
+  const gTargets = svgEl("g", { class: "targets" }, svg);
+
+  for (const r of lay.rects) {
+    if (r.connector) {
+      const [x1, y1, x2, y2] = r.connector;
+      svgEl("line", { x1: x1 * U, y1: y1 * U, x2: x2 * U, y2: y2 * U, class: "connector" }, gConn);
+    }
+    const [one, two] = faceValues(r);
+    const g = tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, r.tile === opts.last ? "last" : "");
+    g.setAttribute("data-tile", r.tile);
+    g.setAttribute("data-board-tile", r.tile);
+    const title = svgEl("title", {}, g);
+    title.textContent = r.tile;
+    gTiles.appendChild(g);
+  }
+
+  for (const t of targets) {
+    const r = t.rect;
+    const g = svgEl("g", {
+      class: "target" + (t.key === opts.focusKey ? " focused" : ""),
+      "data-place": t.key, "data-move": t.move, "data-points": t.points,
+      role: "button", tabindex: "-1", "aria-label": t.label || t.key,
+    }, gTargets);
+    if (r.connector) {
+      const [x1, y1, x2, y2] = r.connector;
+      svgEl("line", { x1: x1 * U, y1: y1 * U, x2: x2 * U, y2: y2 * U, class: "connector ghost" }, g);
+    }
+    svgEl("rect", { x: r.x * U + 1, y: r.y * U + 1, width: r.w * U - 2, height: r.h * U - 2, rx: 3, class: "target-rect" }, g);
+    const label = svgEl("text", { x: (r.x + r.w / 2) * U, y: (r.y + r.h / 2) * U, class: "target-label" + (t.points > 0 ? " scoring" : "") }, g);
+    label.textContent = t.points > 0 ? "+" + t.points : "0";
+  }
+  return vb;
+}

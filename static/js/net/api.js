@@ -1,0 +1,66 @@
+// HTTP calls (docs/protocol.md) and the seat tokens kept in localStorage.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message || code);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = "Bearer " + token;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError("network", String(e && e.message || e), 0);
+  }
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const d = data && data.detail;
+    if (d && typeof d === "object" && !Array.isArray(d) && d.code) throw new ApiError(d.code, d.message, res.status);
+    if (res.status === 422) throw new ApiError("invalid_name", Array.isArray(d) ? d.map((x) => x.msg).join("; ") : "", 422);
+    throw new ApiError(res.status === 404 ? "not_found" : "http_" + res.status, typeof d === "string" ? d : "", res.status);
+  }
+  return data;
+}
+
+export const api = {
+  createTable: (b) => call("POST", "/api/tables", b),
+  lobby: () => call("GET", "/api/tables"),
+  table: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}`),
+  join: (code, name, seat) => call("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name, seat }),
+  seat: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seat`, { seat }, token),
+  leave: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/leave`, undefined, token),
+  start: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/start`, undefined, token),
+  rematch: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/rematch`, undefined, token),
+};
+
+const TKEY = (code) => "fiveup.seat." + String(code).toUpperCase();
+
+export function loadSeat(code) {
+  try {
+    const raw = localStorage.getItem(TKEY(code));
+    return raw ? JSON.parse(raw) : null;
+  } catch { return null; }
+}
+
+export function saveSeat(code, token, seat) {
+  try { localStorage.setItem(TKEY(code), JSON.stringify({ token, seat })); } catch { /* ignore */ }
+}
+
+export function forgetSeat(code) {
+  try { localStorage.removeItem(TKEY(code)); } catch { /* ignore */ }
+}
+
+export function loadName() {
+  try { return localStorage.getItem("fiveup.name") || ""; } catch { return ""; }
+}
+
+export function saveName(n) {
+  try { localStorage.setItem("fiveup.name", n); } catch { /* ignore */ }
+}
