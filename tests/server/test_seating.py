@@ -1,0 +1,137 @@
+"""Creating, joining, moving seats, leaving, kicking and starting (service level, both
+backends)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.tables.errors import TableError
+from app.tables.service import TableService
+
+from .helpers import current_match, seated
+
+
+async def test_creator_is_host_at_seat_zero(service: TableService) -> None:
+    info, token, seat = await service.create("Friday", 4, True, "Ann")
+    assert seat == 0 and info["host"] == 0 and token
+    assert info["seats"][0]["name"] == "Ann"
+    assert [s["side"] for s in info["seats"]] == [0, 1, 0, 1]  # R2 partnerships
+    assert info["sides"] == [[0, 2], [1, 3]]
+    assert info["status"] == "waiting" and len(info["code"]) == 6
+
+
+async def test_join_takes_a_free_seat_and_refuses_a_taken_one(service: TableService) -> None:
+    info, _, _ = await service.create("T", 3, True, "Ann")
+    joined, token, seat = await service.join(info["code"].lower(), "Bob", 2)
+    assert seat == 2 and token and joined["seats"][2]["name"] == "Bob"
+    with pytest.raises(TableError) as err:
+        await service.join(info["code"], "Cy", 2)
+    assert err.value.code == "seat_taken"
+    with pytest.raises(TableError) as err:
+        await service.join(info["code"], "Cy", 3)
+    assert err.value.code == "bad_seat"
+
+
+async def test_player_moves_seat_before_start(service: TableService) -> None:
+    info, host, _ = await service.create("T", 4, True, "Ann")
+    _, bob, _ = await service.join(info["code"], "Bob", 1)
+    after = await service.change_seat(info["code"], bob, 3)
+    assert after["seats"][3]["name"] == "Bob" and after["seats"][1]["name"] is None
+    moved = await service.change_seat(info["code"], host, 2)  # the host stays host
+    assert moved["host"] == 2
+    with pytest.raises(TableError) as err:
+        await service.change_seat(info["code"], bob, 2)
+    assert err.value.code == "seat_taken"
+
+
+async def test_leaving_frees_the_seat_and_invalidates_the_token(service: TableService) -> None:
+    info, _, _ = await service.create("T", 2, True, "Ann")
+    _, bob, _ = await service.join(info["code"], "Bob", 1)
+    after = await service.leave(info["code"], bob)
+    assert after["seats"][1]["name"] is None
+    with pytest.raises(TableError) as err:
+        await service.leave(info["code"], bob)
+    assert err.value.code == "unauthorized"
+
+
+async def test_host_leaving_passes_host_to_lowest_seat(service: TableService) -> None:
+    info, host, _ = await service.create("T", 3, True, "Ann")
+    await service.join(info["code"], "Bob", 2)
+    after = await service.leave(info["code"], host)
+    assert after["host"] == 2
+
+
+async def test_only_host_kicks_and_only_before_start(service: TableService) -> None:
+    info, host, _ = await service.create("T", 2, True, "Ann")
+    _, bob, _ = await service.join(info["code"], "Bob", 1)
+    with pytest.raises(TableError) as err:
+        await service.kick(info["code"], bob, 0)
+    assert err.value.code == "not_host"
+    after = await service.kick(info["code"], host, 1)
+    assert after["seats"][1]["name"] is None
+    with pytest.raises(TableError):
+        await service.start(info["code"], bob)  # kicked token is dead
+
+
+async def test_start_needs_the_host_and_every_seat_filled(service: TableService) -> None:
+    info, host, _ = await service.create("T", 3, True, "Ann")
+    _, bob, _ = await service.join(info["code"], "Bob", 1)
+    with pytest.raises(TableError) as err:
+        await service.start(info["code"], host)
+    assert err.value.code == "seats_not_filled"
+    await service.join(info["code"], "Cy", 2)
+    with pytest.raises(TableError) as err:
+        await service.start(info["code"], bob)
+    assert err.value.code == "not_host"
+    started = await service.start(info["code"], host)
+    assert started["status"] == "playing" and started["round"] == 1
+    with pytest.raises(TableError) as err:
+        await service.join(info["code"], "Dee", 1)
+    assert err.value.code in ("already_started", "seat_taken")
+
+
+async def test_seats_are_fixed_once_the_match_starts(service: TableService) -> None:
+    code, _, tokens = await seated(service, 2)
+    for call in (service.leave(code, tokens[1]), service.change_seat(code, tokens[1], 0),
+                 service.kick(code, tokens[0], 1)):
+        with pytest.raises(TableError) as err:
+            await call
+        assert err.value.code in ("already_started", "seat_taken")
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "x" * 25, "a\x00b", "tab\there", "new\nline",
+                                 "bell\x07", "rtl\u202eoverride"])
+async def test_display_names_are_validated(service: TableService, bad: str) -> None:
+    with pytest.raises(TableError) as err:
+        await service.create("T", 2, True, bad)
+    assert err.value.code == "invalid_name"
+
+
+async def test_names_are_stored_and_returned_as_plain_text(service: TableService) -> None:
+    info, _, _ = await service.create("<i>t</i>", 2, True, "  <b>Ann</b> & co  ")
+    assert info["seats"][0]["name"] == "<b>Ann</b> & co"
+    assert (await service.info(info["code"]))["name"] == "<i>t</i>"
+
+
+async def test_unknown_code_is_not_found(service: TableService) -> None:
+    with pytest.raises(TableError) as err:
+        await service.info("ZZZZZZ")
+    assert err.value.code == "not_found" and err.value.status == 404
+
+
+async def test_lobby_lists_public_tables_only(service: TableService) -> None:
+    pub, _, _ = await service.create("Public", 2, True, "Ann")
+    priv, _, _ = await service.create("Private", 2, False, "Ann")
+    codes = {t["code"]: t for t in await service.lobby()}
+    assert pub["code"] in codes and priv["code"] not in codes
+    assert codes[pub["code"]]["seats_taken"] == 1
+    assert codes[pub["code"]]["status"] == "waiting"
+
+
+async def test_deals_and_lots_use_the_os_csprng(service: TableService) -> None:
+    assert isinstance(service.rng, random.SystemRandom)  # R5, R7
+    code, _, _ = await seated(service, 4)
+    m, _ = await current_match(service, code)
+    assert m.players == 4 and m.turn in range(4)
