@@ -117,6 +117,7 @@ def view_for(match: Match, recipient: int | None) -> Json:
         "legal": [] if you is None else legal_entries(match, you),
         "layout": layout_data(rnd),
         "description": describe_layout(rnd.layout),
+        "description_uk": describe_layout(rnd.layout, "uk"),
         "log": log,
         "last_move": log[-1] if log else None,
         "settlement": match.settlement,  # hands revealed at settlement (R22)
