@@ -308,7 +308,7 @@ class Match:
             "over": self.over,
             "winner": self.winner,
             "settlement": self.settlement,
-            "history": self.history,
+            "history": list(self.history),  # records are never mutated once appended
             "round": {
                 "starter": rnd.starter,
                 "turn": rnd.turn,
