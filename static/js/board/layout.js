@@ -326,9 +326,13 @@ export function ghostRect(lay, tile, place) {
 }
 
 /** The viewBox [x, y, w, h] that holds every rect (and ghost), with a margin. */
-export function viewBoxFor(lay, extra = [], margin = 3) {
+export function viewBoxFor(lay, extra = [], margin = 3, min = { w: 36, h: 20 }) {
   const b = lay.bbox(extra);
-  return [b.x - margin, b.y - margin, b.w + 2 * margin, b.h + 2 * margin];
+  let x = b.x - margin, y = b.y - margin, w = b.w + 2 * margin, h = b.h + 2 * margin;
+  // A small layout is not blown up to giant tiles: keep a minimum drawing size.
+  if (w < min.w) { x -= (min.w - w) / 2; w = min.w; }
+  if (h < min.h) { y -= (min.h - h) / 2; h = min.h; }
+  return [x, y, w, h];
 }
 
 /** Overlap check used by the tests: true when two rects share area. */

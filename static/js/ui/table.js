@@ -411,9 +411,9 @@ export function openTable(root, app, code, { watch = false } = {}) {
     });
     panel.appendChild(h("section", { class: "card" }, h("h2", { text: t("scores") + " (" + v.target + ")" }), scores));
 
-    const log = h("ol", { class: "log", "data-testid": "log", reversed: true });
+    const log = h("ul", { class: "log", "data-testid": "log" });
     const entries = (v.log || []).filter((e) => e.type === "move");
-    for (const ev of [...entries].reverse()) log.appendChild(logItem(ev));
+    entries.forEach((ev, i) => log.prepend(logItem(ev, i + 1)));
     panel.appendChild(h("section", { class: "card" }, h("h2", { text: t("log") }),
       entries.length ? log : h("p", { text: t("log_empty") })));
     panel.appendChild(h("section", { class: "card" },
@@ -423,7 +423,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     return panel;
   }
 
-  function logItem(ev) {
+  function logItem(ev, num) {
     const name = seatName(ev.seat);
     let text;
     if (ev.kind === "open") text = t("log_open", { name, tile: ev.tile });
@@ -431,7 +431,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     else if (ev.kind === "draw") text = ev.drawn ? t("log_draw_you", { name, tile: ev.drawn }) : t("log_draw", { name });
     else if (ev.kind === "pass") text = t("log_pass", { name }) + (ev.auto ? " " + t("log_auto") : "");
     else text = ev.move || "";
-    const li = h("li", { "data-kind": ev.kind }, h("span", { text }));
+    const li = h("li", { "data-kind": ev.kind }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;
       li.appendChild(h("span", { class: raw > 0 ? "pts" : "", text: " — " + (raw > 0 ? t("pts", { raw, disp: raw / 5 }) : "0") }));
@@ -497,6 +497,9 @@ export function openTable(root, app, code, { watch = false } = {}) {
     }
     return h("div", { class: "overlay" }, card);
   }
+
+  // Test hook (used by tests/browser): drop the socket as a network failure would.
+  window.__fiveupTest = { dropSocket: () => { if (sock && sock.ws) sock.ws.close(); } };
 
   // ---- start ----
   api.table(code).then((info) => update({ table: info })).catch((e) => {

@@ -1,0 +1,137 @@
+"""Browser tests: real Chromium (Playwright, Python) against a real server subprocess
+(uvicorn via ``python -m app.cli serve``) on its own PostgreSQL database
+``fiveup_browser_<random>``, dropped afterwards.
+
+Chromium: ``FIVEUP_CHROMIUM`` (default ``/usr/bin/chromium``); never downloaded.
+PostgreSQL admin URL: ``FIVEUP_TEST_PG_ADMIN`` (default ``postgresql://postgres@127.0.0.1:5432/postgres``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PG_ADMIN = os.environ.get("FIVEUP_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
+CHROMIUM = os.environ.get("FIVEUP_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+psycopg = pytest.importorskip("psycopg")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def browser_db() -> Iterator[str]:
+    name = f"fiveup_browser_{secrets.token_hex(4)}"
+    try:
+        with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError as e:  # pragma: no cover - environment
+        pytest.skip(f"PostgreSQL not available: {e}")
+    url = f"{PG_ADMIN.rsplit('/', 1)[0]}/{name}"
+    try:
+        yield url
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def server(browser_db: str) -> Iterator[str]:
+    """Base URL of a live server (migrates on start)."""
+    port = _free_port()
+    env = dict(os.environ)
+    env["DATABASE_URL"] = browser_db
+    # Rounds advance only when every player clicks "ready" (deterministic tests); the
+    # countdown is long enough never to fire during a test.
+    env["FIVEUP_NEXT_ROUND_SECONDS"] = "900"
+    env["FIVEUP_LOG_LEVEL"] = "WARNING"
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.close()
+            raise RuntimeError("server did not start; see test-artifacts/server.log")
+        time.sleep(0.2)
+    try:
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with playwright_sync.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def new_page(browser, server):  # type: ignore[no-untyped-def]
+    """Factory: a page in a fresh browser context (own localStorage = own player)."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(width: int = 1280, height: int = 860, lang: str = "en"):  # type: ignore[no-untyped-def]
+        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+        ctx.add_init_script(f"try {{ localStorage.setItem('fiveup.lang', '{lang}') }} catch (e) {{}}")
+        ctx.set_default_timeout(20_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def shot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

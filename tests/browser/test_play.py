@@ -1,0 +1,190 @@
+"""End-to-end games in real Chromium against a real server on PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+from .conftest import ARTIFACTS, ROOT, shot
+from .flows import (
+    act, create_table, hand, join_table, my_turn, play_until_round_end, round_over, seq_of, sync,
+)
+
+
+def _settled_hands(page, players: int) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    out = []
+    for seat in range(players):
+        out.append(page.eval_on_selector_all(
+            f"[data-testid=settle-hand-{seat}] [data-tile]", "els => els.map(e => e.dataset.tile)"))
+    return out
+
+
+def test_two_players_play_a_round_with_a_spectator(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(20261129)
+    ann = new_page()
+    code = create_table(ann, players=2, host="Ann", name="Friday")
+    shot(ann, "01-waiting-room")
+    bob = new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
+    # The spectator watches from the lobby's Watch button.
+    eve = new_page()
+    eve.goto("/")
+    eve.click(f"[data-testid=lobby-row][data-code={code}] [data-testid=lobby-watch]")
+    eve.wait_for_selector("[data-testid=spectating]")
+    ann.click("[data-testid=start-button]")
+    pages = [ann, bob, eve]
+    for p in pages:
+        p.wait_for_selector("[data-testid=play]")
+    assert eve.query_selector("[data-testid=hand-tile]") is None
+
+    seen_hidden: set[str] = set()
+    leaks: list[str] = []
+    shots = {"n": 0}
+
+    def check_spectator() -> None:
+        sync(pages)
+        hidden = set(hand(ann)) | set(hand(bob))
+        seen_hidden.update(hidden)
+        html = eve.content()
+        leaks.extend(f"{t} (seq {seq_of(eve)})" for t in hidden if t in html)
+        assert eve.query_selector("[data-testid=hand-tile]") is None
+        # Counts of the face-down hands agree with the players' own pages.
+        for seat, pg in ((0, ann), (1, bob)):
+            n = eve.get_attribute(f"[data-testid=seat-area-{seat}]", "data-hand-size")
+            assert n == str(len(hand(pg)))
+        shots["n"] += 1
+        if shots["n"] == 6:
+            # Select a tile so the targets show, for the screenshot.
+            for pg in (ann, bob):
+                if my_turn(pg) and pg.query_selector("[data-testid=hand-tile][data-playable='1']"):
+                    shot(eve, "03-spectator")
+                    break
+
+    rounds_played = 0
+    drew = False
+    while True:
+        actions = play_until_round_end(pages, rng, on_step=check_spectator)
+        rounds_played += 1
+        drew = drew or "draw" in actions
+        assert not leaks, f"spectator page showed hidden tiles: {leaks}"
+        for p in pages:
+            p.wait_for_selector("[data-testid=round-end], [data-testid=match-end]")
+        shot(ann, f"04-round-end-{rounds_played}")
+        # The settlement reveals every hand, the same on every page; the revealed hands
+        # are exactly what the players still held.
+        revealed = _settled_hands(ann, 2)
+        assert revealed == _settled_hands(bob, 2) == _settled_hands(eve, 2)
+        assert sorted(revealed[0]) == sorted(hand(ann))
+        assert sorted(revealed[1]) == sorted(hand(bob))
+        log_kinds = eve.eval_on_selector_all("[data-testid=log] li", "els => els.map(e => e.dataset.kind)")
+        if drew or rounds_played >= 6 or eve.query_selector("[data-testid=match-end]"):
+            break
+        # No draw happened this round (R17 decides, not us): play another one.
+        for p in (ann, bob):
+            p.click("[data-testid=next-round-button]")
+        for p in pages:
+            p.wait_for_selector("[data-testid=play][data-phase=playing]")
+    assert drew, "no round with a draw in six rounds"
+    assert "draw" in log_kinds or drew
+
+
+def test_reload_mid_round_resumes(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(7)
+    ann = new_page()
+    code = create_table(ann, players=2, host="Ann", public=False)
+    bob = new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
+    ann.click("[data-testid=start-button]")
+    pages = [ann, bob]
+    for p in pages:
+        p.wait_for_selector("[data-testid=play]")
+    for _ in range(3):
+        sync(pages)
+        actor = ann if my_turn(ann) else bob
+        act(actor, rng)
+    sync(pages)
+    before_hand = hand(bob)
+    before_log = bob.inner_text("[data-testid=log]")
+    before_board = bob.eval_on_selector_all("svg.board [data-board-tile]", "els => els.map(e => e.dataset.tile)")
+    bob.reload()
+    bob.wait_for_selector("[data-testid=play]")
+    sync(pages)
+    assert hand(bob) == before_hand
+    assert bob.inner_text("[data-testid=log]") == before_log
+    assert bob.eval_on_selector_all("svg.board [data-board-tile]", "els => els.map(e => e.dataset.tile)") == before_board
+    # The game carries on from the reloaded page.
+    sync(pages)
+    actor = ann if my_turn(ann) else bob
+    act(actor, rng)
+    sync(pages)
+
+
+def test_reconnect_without_reload_catches_up(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(11)
+    ann = new_page()
+    code = create_table(ann, players=2, host="Ann", public=False)
+    bob = new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
+    ann.click("[data-testid=start-button]")
+    pages = [ann, bob]
+    for p in pages:
+        p.wait_for_selector("[data-testid=play]")
+    sync(pages)
+    # Drop Bob's socket while it is Ann's turn ... or Bob's: whoever is not Bob acts.
+    if my_turn(bob):
+        act(bob, rng)
+        sync(pages)
+    bob.evaluate("window.__fiveupTest.dropSocket()")
+    bob.wait_for_selector("[data-testid=conn][data-state=reconnecting]")
+    # Ann plays while Bob is away (Bob's page cannot see it yet).
+    if my_turn(ann):
+        act(ann, rng)
+    bob.wait_for_selector("[data-testid=conn][data-state=open]")
+    sync(pages)
+    assert bob.inner_text("[data-testid=log]") == ann.inner_text("[data-testid=log]").replace("Ann played", "Ann played")
+    # Each move shown once: the number of log entries equals the moves made.
+    n_ann = ann.eval_on_selector_all("[data-testid=log] li", "els => els.length")
+    n_bob = bob.eval_on_selector_all("[data-testid=log] li", "els => els.length")
+    assert n_ann == n_bob
+
+
+def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(4)
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    pages = [new_page()]
+    code = create_table(pages[0], players=4, host=names[0])
+    for seat in (1, 2, 3):
+        pg = new_page()
+        join_table(pg, code, name=names[seat], seat=seat)
+        pages.append(pg)
+    host = pages[0]
+    host.wait_for_selector("[data-testid=seat-3][data-taken='1']")
+    partners = host.inner_text("[data-testid=partners]")
+    assert "Ann" in partners and "Cid" in partners and "Bob" in partners and "Dee" in partners
+    assert partners.index("Ann") < partners.index("Cid") < partners.index("Bob") < partners.index("Dee")
+    shot(host, "05-four-waiting")
+    host.click("[data-testid=start-button]")
+    for p in pages:
+        p.wait_for_selector("[data-testid=play]")
+    # Partners share one score: two sides.
+    assert len(host.query_selector_all("[data-testid=scores] tr")) == 2
+    assert "Ann & Cid" in host.inner_text("[data-testid=scores]")
+    steps = {"n": 0}
+
+    def maybe_shot() -> None:
+        steps["n"] += 1
+        if steps["n"] == 9:
+            shot(host, "06-four-playing")
+
+    play_until_round_end(pages, rng, on_step=maybe_shot)
+    for p in pages:
+        assert round_over(p)
+    shot(host, "07-four-round-end")
+    ARTIFACTS.mkdir(exist_ok=True)
+    shots = ROOT / "docs" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    if (ARTIFACTS / "06-four-playing.png").exists():
+        shutil.copy(ARTIFACTS / "06-four-playing.png", shots / "table-four-players.png")
