@@ -100,10 +100,11 @@ ensure_chromium() {
     export FIVEUP_CHROMIUM="$(command -v chromium)"
 }
 
-# PostgreSQL for the server tests. TEST_DATABASE_URL names a database the tests
+# PostgreSQL for the server and browser tests. FIVEUP_TEST_PG_ADMIN (read by
+# tests/conftest.py and tests/browser/conftest.py) names a database the tests
 # may connect to; they create and drop their own scratch databases from there.
 ensure_postgres() {
-    export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/postgres}"
+    export FIVEUP_TEST_PG_ADMIN="${FIVEUP_TEST_PG_ADMIN:-postgresql://postgres@127.0.0.1:5432/postgres}"
     if pg_reachable; then return 0; fi
     if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
         local ver
@@ -116,11 +117,11 @@ ensure_postgres() {
             sleep 1
         done
     fi
-    die "PostgreSQL is not reachable at $TEST_DATABASE_URL (start one, or set TEST_DATABASE_URL)"
+    die "PostgreSQL is not reachable at $FIVEUP_TEST_PG_ADMIN (start one, or set FIVEUP_TEST_PG_ADMIN)"
 }
 
 pg_reachable() {
-    "$PY" - "$TEST_DATABASE_URL" <<'EOF' >/dev/null 2>&1
+    "$PY" - "$FIVEUP_TEST_PG_ADMIN" <<'EOF' >/dev/null 2>&1
 import sys, psycopg
 url = sys.argv[1].replace("postgresql+psycopg://", "postgresql://", 1)
 psycopg.connect(url, connect_timeout=3).close()
