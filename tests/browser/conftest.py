@@ -117,7 +117,9 @@ def new_page(browser, server):  # type: ignore[no-untyped-def]
 
     def make(width: int = 1280, height: int = 860, lang: str = "en"):  # type: ignore[no-untyped-def]
         ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
-        ctx.add_init_script(f"try {{ localStorage.setItem('fiveup.lang', '{lang}') }} catch (e) {{}}")
+        ctx.add_init_script(
+            f"try {{ if (!localStorage.getItem('fiveup.lang')) localStorage.setItem('fiveup.lang', '{lang}') }} catch (e) {{}}"
+        )
         ctx.set_default_timeout(20_000)
         contexts.append(ctx)
         page = ctx.new_page()

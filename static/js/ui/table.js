@@ -316,13 +316,16 @@ export function openTable(root, app, code, { watch = false } = {}) {
       h("button", { "aria-label": t("zoom_reset"), title: t("zoom_reset"), onclick: () => setZoom({ k: 1, x: 0, y: 0 }), text: "⤢" }),
       h("button", { "aria-label": t("zoom_in"), title: t("zoom_in"), onclick: () => setZoom({ ...st.zoom, k: Math.min(6, st.zoom.k * 1.25) }), text: "+" }));
     const boardWrap = h("div", { class: "board-wrap" }, svg, info, zoomCtl,
-      you === null ? h("div", { class: "spectating-banner" }, h("span", { class: "badge spectating", text: t("spectating") })) : null);
+      you === null ? h("div", { class: "spectating-banner", "data-testid": "spectating-banner" },
+        h("span", { class: "badge spectating", text: "👁 " + t("spectating") }), h("div", { class: "meta", text: t("spectating_note") })) : null);
     felt.appendChild(boardWrap);
 
     // bottom: your hand (or seat 0's backs for a spectator)
     const bottom = h("div", { class: "seat-area seat-bottom" + (v.turn === base && v.phase === "playing" ? " turn" : ""), "data-testid": "seat-area-" + base });
     if (you !== null) {
-      bottom.appendChild(h("div", { class: "name" }, presenceDot(you), h("span", { text: seatName(you) + " (" + t("you") + ")" })));
+      const mySide = v.sides.findIndex((x) => x.includes(you));
+      bottom.appendChild(h("div", { class: "name" }, presenceDot(you), h("span", { text: seatName(you) + " (" + t("you") + ")" }),
+        n === 4 ? h("span", { class: "side-mark side-" + mySide, title: t("team", { n: mySide + 1 }) }) : null));
       bottom.appendChild(renderHand(v, legal, myTurn));
       const actions = h("div", { class: "actions" });
       if (myTurn && legal.some((m) => m.kind === "draw")) actions.appendChild(h("button", { class: "primary", "data-testid": "draw-button", disabled: st.busy, onclick: () => play("draw"), text: t("draw") }));
@@ -361,13 +364,14 @@ export function openTable(root, app, code, { watch = false } = {}) {
     const n = v.hand_sizes ? v.hand_sizes[seat] : 0;
     const backs = h("div", { class: "backs" });
     const vertical = pos === "left" || pos === "right";
-    for (let i = 0; i < n; i++) backs.appendChild(tileSvg(null, { faceDown: true, size: 12, vertical: !vertical }));
+    for (let i = 0; i < n; i++) backs.appendChild(tileSvg(null, { faceDown: true, size: 15, vertical: !vertical }));
     const side = v.sides.findIndex((s) => s.includes(seat));
     return h("div", {
       class: `seat-area seat-${pos}` + (v.turn === seat && v.phase === "playing" ? " turn" : ""),
       "data-testid": "seat-area-" + seat, "data-hand-size": n,
     },
-      h("div", { class: "name" }, presenceDot(seat), h("span", { text: seatName(seat) })),
+      h("div", { class: "name" }, presenceDot(seat), h("span", { text: seatName(seat) }),
+        v.players === 4 ? h("span", { class: "side-mark side-" + side, title: t("team", { n: side + 1 }) }) : null),
       h("div", { class: "meta", text: t("tiles_n", { n }) + (v.players === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       backs);
   }
@@ -386,9 +390,10 @@ export function openTable(root, app, code, { watch = false } = {}) {
       const btn = h("button", {
         class: "hand-tile" + (can ? " playable" : myTurn ? " unplayable" : "") + (st.selected === tile ? " selected" : "") + (must ? " must" : ""),
         "data-testid": "hand-tile", "data-tile": tile, "data-playable": can ? "1" : "0", "data-focus": "hand-" + tile,
+        "data-places": myTurn ? movesForTile(legal, tile).length : 0,
         "aria-label": tile + (must ? " — " + t("must_play") : ""), "aria-pressed": st.selected === tile ? "true" : "false",
         disabled: myTurn && !can ? false : undefined,
-      }, tileSvg(tile, { size: 30 }), must ? h("span", { class: "must-label", text: t("must_play") }) : null);
+      }, tileSvg(tile, { size: 34 }), must ? h("span", { class: "must-label", text: t("must_play") }) : null);
       btn.addEventListener("click", () => {
         if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
         if (can && !st.busy) selectTile(tile);
@@ -405,7 +410,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     v.sides.forEach((seats, side) => {
       const score = v.scores[side];
       scores.appendChild(h("tr", { "data-testid": "score-side-" + side, "data-score": score },
-        h("td", { text: sideNames(side) }),
+        h("td", {}, v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ", h("span", { text: sideNames(side) })),
         h("td", {}, tallySvg(score)),
         h("td", { class: "num", text: String(score) })));
     });
@@ -434,7 +439,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     const li = h("li", { "data-kind": ev.kind }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;
-      li.appendChild(h("span", { class: raw > 0 ? "pts" : "", text: " — " + (raw > 0 ? t("pts", { raw, disp: raw / 5 }) : "0") }));
+      li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + (raw > 0 ? t("pts", { raw, disp: raw / 5 }) : "0") }));
     }
     return li;
   }
@@ -459,7 +464,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
         const handEl = h("div", { class: "settle-hand", "data-testid": "settle-hand-" + seat });
         for (const tile of handTiles) {
           const wrap = h("span", { "data-tile": tile, title: tile });
-          wrap.appendChild(tileSvg(tile, { size: 14 }));
+          wrap.appendChild(tileSvg(tile, { size: 20 }));
           handEl.appendChild(wrap);
         }
         body.appendChild(h("tr", {}, h("td", { text: seatName(seat) }), h("td", {}, handEl),

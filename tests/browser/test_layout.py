@@ -1,0 +1,133 @@
+"""Property test of the client's layout routine (static/js/board/layout.js), run in
+real Chromium on layouts the real engine reaches (random legal games, 2-4 players):
+no two tiles overlap, every tile (and every target shown for a legal move) lies inside
+the drawing's viewBox, doubles lie crosswise, and every open place of the engine has
+a matching attachment point in the drawing."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from app.engine import Match, view_for
+
+CHECK_JS = """
+async ({cases, boards}) => {
+  const L = await import('/static/js/board/layout.js');
+  const problems = [];
+  let tiles = 0, connectors = 0, far = 0, ghosts = 0;
+  for (const c of cases) {
+    for (const board of boards) {
+      const { rects, layout } = L.computeLayout(c.tiles, { board });
+      const tag = `${c.name} board ${board.w}x${board.h}`;
+      if (rects.length !== c.tiles.length) problems.push(`${tag}: ${rects.length} rects for ${c.tiles.length} tiles`);
+      const gh = c.legal.map((m) => L.ghostRect(layout, m.tile, m.place));
+      const vb = L.viewBoxFor(layout, gh);
+      const inside = (r) => r.x >= vb[0] && r.y >= vb[1] && r.x + r.w <= vb[0] + vb[2] && r.y + r.h <= vb[1] + vb[3];
+      for (let i = 0; i < rects.length; i++) {
+        const a = rects[i];
+        tiles++;
+        if (a.connector) connectors++;
+        if (a.kind === 'far') far++;
+        if (!inside(a)) problems.push(`${tag}: ${a.tile} outside the drawing`);
+        if (a.double ? ((a.dir === 'E' || a.dir === 'W') ? a.h <= a.w : a.w <= a.h)
+                     : ((a.dir === 'E' || a.dir === 'W') ? a.w <= a.h : a.h <= a.w))
+          problems.push(`${tag}: ${a.tile} wrongly oriented (${a.dir} ${a.w}x${a.h})`);
+        for (let j = i + 1; j < rects.length; j++) {
+          if (L.overlaps(a, rects[j])) problems.push(`${tag}: ${a.tile} overlaps ${rects[j].tile}`);
+        }
+      }
+      for (const g of gh) {
+        ghosts++;
+        if (!inside(g)) problems.push(`${tag}: target ${g.tile}@${g.place} outside the drawing`);
+        for (const r of rects) if (L.overlaps(g, r)) problems.push(`${tag}: target ${g.tile}@${g.place} overlaps ${r.tile}`);
+      }
+      for (const p of c.places) {
+        if (!layout.ports.has(p.place)) problems.push(`${tag}: open place ${p.place} has no attachment point`);
+      }
+    }
+  }
+  return { problems: problems.slice(0, 40), count: problems.length, tiles, connectors, far, ghosts };
+}
+"""
+
+BOARDS = [{"w": 56, "h": 36}, {"w": 28, "h": 44}]
+
+
+def _cases(n_matches: int, seed: int) -> list[dict[str, Any]]:
+    """Layouts reached by random legal play: the end of every round, plus mid-round
+    positions with the legal placements of the player to move (their targets)."""
+    rng = random.Random(seed)
+    cases: list[dict[str, Any]] = []
+    for k in range(n_matches):
+        players = (2, 3, 4)[k % 3]
+        m = Match.new(players, random.Random(rng.randrange(1 << 30)))
+        rounds = 0
+        while not m.over and rounds < 4:
+            step = 0
+            while not m.round_over:
+                seat = m.turn
+                moves = m.legal_moves(seat)
+                if rng.random() < 0.15:
+                    v = view_for(m, seat)
+                    cases.append({
+                        "name": f"match {k} round {m.round_number} step {step}",
+                        "tiles": v["layout"]["tiles"], "places": v["layout"]["places"],
+                        "legal": [{"tile": x["tile"], "place": x.get("place")} for x in v["legal"]
+                                  if x["kind"] in ("place", "open")],
+                    })
+                m.play(seat, rng.choice(moves))
+                step += 1
+            v = view_for(m, None)
+            cases.append({"name": f"match {k} round {m.round_number} end", "tiles": v["layout"]["tiles"],
+                          "places": v["layout"]["places"], "legal": []})
+            rounds += 1
+            if not m.over:
+                m.next_round(random.Random(rng.randrange(1 << 30)))
+    return cases
+
+
+def test_layout_property_on_reachable_layouts(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto("/")
+    cases = _cases(90, seed=61)
+    ends = [c for c in cases if c["name"].endswith("end")]
+    assert len(ends) >= 200, len(ends)
+    assert max(len(c["tiles"]) for c in cases) >= 18  # long games are in the sample
+    total: dict[str, int] = {"tiles": 0, "connectors": 0, "far": 0, "ghosts": 0}
+    for i in range(0, len(cases), 150):
+        res = page.evaluate(CHECK_JS, {"cases": cases[i:i + 150], "boards": BOARDS})
+        assert res["count"] == 0, json.dumps(res["problems"], indent=1)
+        for key in total:
+            total[key] += res[key]
+    print(f"\nlayout property: {len(cases)} positions x {len(BOARDS)} boards, {total}")
+    # Quality, not only correctness: nearly every tile touches the tile it joins.
+    assert total["far"] <= total["tiles"] * 0.02, total
+
+
+def test_layout_of_full_set_random_trees(new_page) -> None:  # type: ignore[no-untyped-def]
+    """Stress: long random chains of the whole set (generated in the page by the dev
+    simulator, which follows R9-R12 for open places), far beyond a normal round."""
+    page = new_page()
+    page.goto("/")
+    res = page.evaluate("""async () => {
+      const L = await import('/static/js/board/layout.js');
+      const S = await import('/static/dev/sim.js');
+      let bad = 0, n = 0;
+      for (let s = 1; s <= 400; s++) {
+        const { tiles } = S.simulate(S.rng(s), 28);
+        for (const board of [{w: 56, h: 36}, {w: 28, h: 44}, {w: 20, h: 12}]) {
+          const { rects, layout } = L.computeLayout(tiles, { board });
+          const vb = L.viewBoxFor(layout);
+          n++;
+          for (let i = 0; i < rects.length; i++) {
+            const a = rects[i];
+            if (a.x < vb[0] || a.y < vb[1] || a.x + a.w > vb[0] + vb[2] || a.y + a.h > vb[1] + vb[3]) bad++;
+            for (let j = i + 1; j < rects.length; j++) if (L.overlaps(a, rects[j])) bad++;
+          }
+        }
+      }
+      return { bad, n };
+    }""")
+    assert res == {"bad": 0, "n": 1200}

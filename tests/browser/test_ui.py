@@ -1,0 +1,196 @@
+"""Input methods, languages, text safety, tally, phone layout, screenshots."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+from .conftest import ARTIFACTS, ROOT, shot
+from .flows import act, create_table, hand, join_table, my_turn, round_over, seq_of, sync, wait_seq
+
+
+def _two_player_game(new_page, *, bob_viewport=None, host="Ann"):  # type: ignore[no-untyped-def]
+    ann = new_page()
+    code = create_table(ann, players=2, host=host, public=False)
+    bob = new_page(*bob_viewport) if bob_viewport else new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
+    ann.click("[data-testid=start-button]")
+    for p in (ann, bob):
+        p.wait_for_selector("[data-testid=play]")
+    return ann, bob, code
+
+
+def _advance_until(pages, rng, predicate, limit=60):  # type: ignore[no-untyped-def]
+    """Play random moves until predicate(page) holds for the player to move."""
+    for _ in range(limit):
+        sync(pages)
+        if all(round_over(p) for p in pages):
+            for p in pages:
+                p.click("[data-testid=next-round-button]")
+            for p in pages:
+                p.wait_for_selector("[data-testid=play][data-phase=playing]")
+            continue
+        actor = next((p for p in pages if my_turn(p)), None)
+        if actor is None:
+            pages[0].wait_for_timeout(100)
+            continue
+        if predicate(actor):
+            return actor
+        act(actor, rng)
+    raise AssertionError("situation not reached")
+
+
+def test_keyboard_only_play(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(3)
+    ann, bob, _ = _two_player_game(new_page)
+    pages = [ann, bob]
+    placed_with_targets = False
+    for _ in range(40):
+        actor = _advance_until(pages, rng, lambda p: True)
+        before = seq_of(actor)
+        if actor.query_selector("[data-testid=draw-button]"):
+            actor.keyboard.press("d")
+        elif actor.query_selector("[data-testid=pass-button]"):
+            actor.keyboard.press("p")
+        else:
+            # Walk the hand with the arrow keys to a playable tile, select with Enter.
+            n = len(hand(actor))
+            for _ in range(n + 1):
+                actor.keyboard.press("ArrowRight")
+                if actor.evaluate("document.activeElement && document.activeElement.dataset.playable") == "1":
+                    break
+            actor.keyboard.press("Enter")
+            actor.wait_for_function(
+                f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null")
+            if seq_of(actor) == before:
+                targets = actor.query_selector_all("svg.board [data-move]")
+                assert len(targets) >= 2
+                actor.keyboard.press("ArrowRight")
+                focused = actor.get_attribute("svg.board .target.focused", "data-move")
+                assert focused
+                actor.keyboard.press("Enter")
+                wait_seq(actor, before + 1)
+                # The move played is the focused target's.
+                log_top = actor.inner_text("[data-testid=log] li:first-child")
+                assert focused.split("@")[0] in log_top
+                placed_with_targets = True
+        wait_seq(actor, before + 1)
+        if placed_with_targets:
+            break
+    assert placed_with_targets
+
+
+def test_drag_a_tile_onto_a_target(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(5)
+    ann, bob, _ = _two_player_game(new_page)
+    pages = [ann, bob]
+    actor = _advance_until(pages, rng, lambda p: p.query_selector("[data-testid=hand-tile][data-playable='1']") is not None)
+    before = seq_of(actor)
+    btn = actor.query_selector("[data-testid=hand-tile][data-playable='1']")
+    tile = btn.get_attribute("data-tile")
+    box = btn.bounding_box()
+    actor.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    actor.mouse.down()
+    actor.mouse.move(box["x"] + box["width"] / 2, box["y"] - 30, steps=5)
+    actor.wait_for_selector("svg.board [data-move]")
+    shot(actor, "02-dragging")
+    tgt = actor.query_selector("svg.board [data-move] .target-rect").bounding_box()
+    actor.mouse.move(tgt["x"] + tgt["width"] / 2, tgt["y"] + tgt["height"] / 2, steps=8)
+    actor.mouse.up()
+    wait_seq(actor, before + 1)
+    assert tile not in hand(actor)
+    assert actor.query_selector(f"svg.board [data-board-tile='{tile}']") is not None
+
+
+def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(9)
+    ann, bob, _ = _two_player_game(new_page)
+    pages = [ann, bob]
+    # Play a while, then select a tile and look at its targets.
+    for _ in range(7):
+        act(_advance_until(pages, rng, lambda p: True), rng)
+    multi = "[data-testid=hand-tile][data-playable='1']:not([data-places='1'])"
+    actor = _advance_until(pages, rng, lambda p: p.query_selector(multi) is not None, limit=300)
+    btn = actor.query_selector(multi)
+    n = int(btn.get_attribute("data-places"))
+    btn.click()
+    actor.wait_for_selector("svg.board [data-move]")
+    targets = actor.query_selector_all("svg.board [data-move]")
+    assert len(targets) == n >= 2
+    for tg in targets:
+        pts = tg.get_attribute("data-points")
+        assert pts is not None
+        assert tg.text_content() == ("+" + pts if int(pts) > 0 else "0")
+    found = True
+    assert found
+    shot(actor, "08-targets")
+    shutil.copy(ARTIFACTS / "08-targets.png", ROOT / "docs" / "screenshots" / "table-targets.png") if (
+        ROOT / "docs" / "screenshots").exists() else None
+    # Escape deselects.
+    actor.keyboard.press("Escape")
+    actor.wait_for_function("document.querySelector('[data-move]') === null")
+
+
+def test_phone_portrait(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(12)
+    ann, bob, _ = _two_player_game(new_page, bob_viewport=(390, 844))
+    pages = [ann, bob]
+    for _ in range(6):
+        act(_advance_until(pages, rng, lambda p: True), rng)
+    sync(pages)
+    assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    board = bob.query_selector("svg.board").bounding_box()
+    assert board["width"] > 250 and board["height"] > 200
+    shot(bob, "09-phone")
+    bob.screenshot(path=str(ARTIFACTS / "09-phone-full.png"), full_page=True)
+
+
+def test_language_switch_is_remembered(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto("/")
+    assert page.text_content("[data-testid=create-submit]") == "Create"
+    page.select_option("[data-testid=lang]", "uk")
+    page.wait_for_function("document.querySelector('[data-testid=create-submit]').textContent === 'Створити'")
+    page.reload()
+    page.wait_for_selector("[data-testid=create-submit]")
+    assert page.text_content("[data-testid=create-submit]") == "Створити"
+    assert page.evaluate("document.documentElement.lang") == "uk"
+
+
+def test_every_string_is_translated(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto("/")
+    missing = page.evaluate("""async () => {
+      const m = await import('/static/js/i18n.js');
+      const en = Object.keys(m._dict.en), uk = Object.keys(m._dict.uk);
+      return [...en.filter(k => !uk.includes(k)), ...uk.filter(k => !en.includes(k))];
+    }""")
+    assert missing == []
+
+
+def test_names_are_text_never_html(new_page) -> None:  # type: ignore[no-untyped-def]
+    ann, bob, code = _two_player_game(new_page, host="<b>Ann</b><img src=x>")
+    for p in (ann, bob):
+        assert p.query_selector("main b, main img") is None
+        assert "<b>Ann</b><img src=x>" in p.inner_text("[data-testid=scores]")
+
+
+def test_tally_houses(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto("/")
+    res = page.evaluate("""async () => {
+      const m = await import('/static/js/ui/tally.js');
+      const out = {};
+      for (const n of [0, 1, 9, 10, 23, 61, -7]) {
+        const svg = m.tallySvg(n);
+        out[n] = { strokes: svg.querySelectorAll('line').length,
+                   houses: [...svg.querySelectorAll('.house')].map(g => g.querySelectorAll('line').length) };
+      }
+      return out;
+    }""")
+    assert res["10"] == {"strokes": 10, "houses": [10]}
+    assert res["23"] == {"strokes": 23, "houses": [10, 10, 3]}
+    assert res["61"]["houses"] == [10] * 6 + [1]
+    assert res["0"]["strokes"] == 0
+    assert res["-7"]["strokes"] == 7
