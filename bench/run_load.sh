@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The whole load benchmark in one go, on this machine only:
 #   1. a scratch PostgreSQL database (created here, dropped at the end),
-#   2. the server on it (`fiveup serve`, 127.0.0.1:$PORT), started and stopped here,
+#   2. the server on it (`fiveup serve` on 127.0.0.1:$PORT), started and stopped here,
 #   3. bench/load_tables.py against it,
 #   4. bench/pgbench_ceiling.sh at the same client concurrency, for comparison.
 #
 #   bench/run_load.sh [TABLES] [SECONDS] [extra load_tables.py args...]
 #   e.g. bench/run_load.sh 500 30 --players 2
 #
-# Environment: PORT (8765), PGURL (postgresql://postgres@127.0.0.1:5432/postgres),
+# Environment: PORT (a free one), PGURL (postgresql://postgres@127.0.0.1:5432/postgres),
 # PY (python3), SKIP_PGBENCH=1 to skip step 4, SERVER_LOG (/tmp/fiveup-bench-server.log).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 tables="${1:-500}"
 seconds="${2:-30}"
 shift $(( $# >= 2 ? 2 : $# ))
-port="${PORT:-8765}"
+port="${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 pgurl="${PGURL:-postgresql://postgres@127.0.0.1:5432/postgres}"
 py="${PY:-python3}"
 log="${SERVER_LOG:-/tmp/fiveup-bench-server.log}"
