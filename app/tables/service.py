@@ -89,7 +89,7 @@ class _Tx:
             move_id=move_id,
             match_number=self.table.match_number,
             payload=payload,
-            state=self.match.to_dict() if self.match else None,
+            state=_event_state(self.match),
             table_info=table_info(self.table, self.players, self.match),
         )
         self.events.append(row)
@@ -635,6 +635,17 @@ class TableService:
         if elapsed >= self.next_round_seconds:
             with contextlib.suppress(TableError):
                 await self.advance_round(table_id, int(table.state["round_number"]))
+
+
+def _event_state(match: Match | None) -> dict[str, Any] | None:
+    """The state stored with an event: enough for ``view_for`` (the current round,
+    scores, settlement). Finished rounds' logs stay in the table snapshot only, so event
+    rows stay small however long the match."""
+    if match is None:
+        return None
+    state = match.to_dict()
+    state["history"] = []
+    return state
 
 
 def _name(raw: Any, max_len: int) -> str:

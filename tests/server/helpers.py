@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from app.engine.views import legal_entries
 from app.tables.service import TableService
 
 
@@ -36,9 +38,15 @@ async def current_match(svc: TableService, code: str):  # type: ignore[no-untype
 
 async def play_random_move(svc: TableService, code: str, table_id: int, tokens: list[str],
                            rng: random.Random) -> None:
-    """The seat to move plays a random legal move."""
+    """The seat to move plays a greedy legal move (most points, ties at random)."""
     m, table = await current_match(svc, code)
     seat = m.turn
     assert seat is not None
-    move = rng.choice(m.legal_moves(seat))
-    await svc.act(table_id, tokens[seat], str(move), seq=table.seq)
+    await svc.act(table_id, tokens[seat], greedy_choice(legal_entries(m, seat), rng),
+                  seq=table.seq)
+
+
+def greedy_choice(legal: list[dict[str, Any]], rng: random.Random) -> str:
+    """A bot's pick from a view's ``legal`` list: most points, ties broken at random."""
+    best = max(e.get("points", 0) for e in legal)
+    return str(rng.choice([e for e in legal if e.get("points", 0) == best])["move"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 
 import pytest
 
@@ -128,7 +127,7 @@ async def test_only_legal_pass_is_played_automatically(service: TableService) ->
     assert m.turn == 2  # R19: the pass was made for seat 1 by the server
     last = m.round.log[-1]
     assert last[0] == 1 and str(last[1]) == "pass"
-    from .support import read_events  # noqa: PLC0415
+    from .support import read_events
 
     if is_postgres(service_url(service)):
         events = read_events(service_url(service), code)

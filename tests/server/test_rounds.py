@@ -1,0 +1,122 @@
+"""Rounds, match end, rematch on agreement, the next-round countdown, history."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from app.core.urls import is_postgres
+from app.db.session import make_engine, make_sessionmaker
+from app.tables.errors import TableError
+from app.tables.service import TableService
+
+from .helpers import current_match, play_random_move, seated
+from .support import rig_deal
+from .test_moves import R02_HANDS, R02_STOCK, service_url
+
+
+async def _play_until(svc: TableService, code: str, tid: int, tokens: list[str], done) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(5)
+    for _ in range(5000):
+        m, table = await current_match(svc, code)
+        if done(m, table):
+            return
+        await play_random_move(svc, code, tid, tokens, rng)
+    raise AssertionError("did not get there")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+async def test_full_match_ends_and_rematch_starts_on_agreement(service: TableService,
+                                                                players: int) -> None:
+    code, tid, tokens = await seated(service, players)
+    await _play_until(service, code, tid, tokens, lambda m, t: m.over)
+    m, table = await current_match(service, code)
+    assert table.status == "finished" and m.winner is not None
+    assert max(m.scores) >= 61  # R24
+    with pytest.raises(TableError) as err:
+        await service.act(tid, tokens[0], "draw")
+    assert err.value.code == "not_started"
+    for seat in range(players - 1):
+        info = await service.rematch(code, tokens[seat])
+        assert info["status"] == "finished" and seat in info["rematch_votes"]
+    info = await service.rematch(code, tokens[players - 1])
+    assert info["status"] == "playing" and info["match"] == 2
+    assert info["scores"] == [0] * len(info["scores"]) and info["round"] == 1
+    assert [s["name"] for s in info["seats"]] == ["Host"] + [f"P{s}" for s in range(1, players)]
+
+
+async def test_rematch_is_refused_while_the_match_is_on(service: TableService) -> None:
+    code, _, tokens = await seated(service, 2)
+    with pytest.raises(TableError) as err:
+        await service.rematch(code, tokens[0])
+    assert err.value.code == "match_not_over"
+
+
+@pytest.fixture
+async def slow_service(db_url: str) -> AsyncIterator[TableService]:
+    """A service whose next round waits for every seat (countdown far away)."""
+    engine = make_engine(db_url)
+    svc = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
+                       next_round_seconds=3600)
+    yield svc
+    await svc.close()
+    await engine.dispose()
+
+
+async def test_next_round_is_dealt_when_every_seat_is_ready(slow_service: TableService) -> None:
+    svc = slow_service
+    code, tid, tokens = await seated(svc, 3)
+    await _play_until(svc, code, tid, tokens, lambda m, t: m.round_over)
+    m, _ = await current_match(svc, code)
+    if m.over:
+        pytest.skip("match ended in its first round")
+    with pytest.raises(TableError) as err:
+        await svc.act(tid, tokens[0], "draw")
+    assert err.value.code == "round_over"
+    await svc.ready(tid, tokens[0])
+    await svc.ready(tid, tokens[0])  # idempotent
+    m, table = await current_match(svc, code)
+    assert m.round_over and table.ready == [0]
+    await svc.ready(tid, tokens[1])
+    await svc.ready(tid, tokens[2])
+    m, table = await current_match(svc, code)
+    assert m.round_number == 2 and not m.round_over and table.ready == []
+
+
+async def test_countdown_deals_the_next_round(db_url: str) -> None:
+    engine = make_engine(db_url)
+    svc = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
+                       next_round_seconds=0.05)
+    try:
+        code, tid, tokens = await seated(svc, 2)
+        await _play_until(svc, code, tid, tokens, lambda m, t: m.round_over)
+        async with asyncio.timeout(20):
+            while True:
+                m, _ = await current_match(svc, code)
+                if m.over or m.round_number == 2:
+                    break
+                await asyncio.sleep(0.05)
+    finally:
+        await svc.close()
+        await engine.dispose()
+
+
+async def test_history_is_projected_for_the_requester(service: TableService) -> None:
+    code, tid, tokens = await seated(service, 4)
+    await rig_deal(service_url(service), code, R02_HANDS, R02_STOCK, 0)
+    await service.act(tid, tokens[0], "6|6")
+    await service.act(tid, tokens[1], "draw")
+    await service.act(tid, tokens[1], "draw")
+    mine = await service.history(code, tokens[1])
+    theirs = await service.history(code, tokens[0])
+    watcher = await service.history(code, None)
+    draws = lambda h: [mv["drawn"] for mv in h["rounds"][0]["moves"] if mv["kind"] == "draw"]  # noqa: E731
+    assert mine["you"] == 1 and draws(mine) == ["2|3", "2|4"]
+    assert theirs["you"] == 0 and draws(theirs) == [None, None]
+    assert watcher["you"] is None and draws(watcher) == [None, None]
+    with pytest.raises(TableError) as err:
+        await service.history(code, "bogus")
+    assert err.value.code == "unauthorized"
