@@ -1,0 +1,90 @@
+"""The hidden-information oracle (R5, R22).
+
+For a recipient (a seat, or ``None`` for a spectator) at table seq ``k`` the tiles it may
+know are: the tiles on the layout, its own hand (which includes what it drew), and —
+once the round is settled — every hand (R22). The stock and other hands never.
+
+The check walks *every* string (keys and values) of *every* frame a recipient received,
+extracts every tile notation in it, and checks each tile against the set known to that
+recipient at the frame's seq, using the true state stored with that seq.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+TILE = re.compile(r"(?<![0-9])([0-6])\s*\|\s*([0-6])(?![0-9])")
+
+
+def strings(obj: Any) -> Iterator[str]:
+    """Every string in a JSON value, dict keys included."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield str(k)
+            yield from strings(v)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            yield from strings(v)
+
+
+def tiles_named(obj: Any) -> set[str]:
+    """Every tile notation named anywhere in ``obj`` (normalised low|high)."""
+    found: set[str] = set()
+    for s in strings(obj):
+        for a, b in TILE.findall(s):
+            lo, hi = sorted((int(a), int(b)))
+            found.add(f"{lo}|{hi}")
+    return found
+
+
+def known_tiles(state: dict[str, Any] | None, recipient: int | None) -> set[str]:
+    """Tiles ``recipient`` may know given the true state (engine ``to_dict`` format)."""
+    if state is None:
+        return set()
+    rnd = state["round"]
+    known = set(tiles_named(rnd["layout"]))
+    if recipient is not None:
+        known |= set(rnd["hands"][recipient])
+    if rnd["result"] is not None:  # settled: every hand is revealed (R22)
+        for hand in rnd["hands"]:
+            known |= set(hand)
+    return known
+
+
+def hidden_from(state: dict[str, Any], recipient: int | None) -> set[str]:
+    """Tiles that must not appear: other hands and the stock (before settlement)."""
+    all_tiles = {f"{a}|{b}" for a in range(7) for b in range(a, 7)}
+    return all_tiles - known_tiles(state, recipient)
+
+
+def check_frames(frames: list[dict[str, Any]], recipient: int | None,
+                 states: dict[int, dict[str, Any] | None], label: str) -> int:
+    """Assert no frame names a tile unknown to ``recipient``; returns frames checked."""
+    seq = None
+    checked = 0
+    for i, frame in enumerate(frames):
+        kind = frame["type"]
+        if kind in ("snapshot", "event"):
+            seq = frame["seq"]
+        if kind == "snapshot":
+            missed = frame.get("events", [])
+            body = {k: v for k, v in frame.items() if k != "events"}
+            for item in missed:
+                _check(item, states[item["seq"]], recipient, f"{label} frame {i} missed")
+            _check(body, states[seq], recipient, f"{label} frame {i}")
+        else:
+            _check(frame, states.get(seq) if seq is not None else None, recipient,
+                   f"{label} frame {i} ({kind})")
+        checked += 1
+    return checked
+
+
+def _check(obj: Any, state: dict[str, Any] | None, recipient: int | None, where: str) -> None:
+    named = tiles_named(obj)
+    allowed = known_tiles(state, recipient)
+    leaked = named - allowed
+    assert not leaked, f"{where}: names {sorted(leaked)} unknown to recipient {recipient}"

@@ -1,0 +1,105 @@
+"""Hidden stays hidden (R5, R22): complete matches over real WebSockets against a real
+uvicorn server, every seat and a spectator connected; every frame every recipient
+received is checked by the oracle against the true state at that seq."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import uuid
+
+import httpx
+import pytest
+
+from .helpers import greedy_choice
+from .oracle import check_frames, hidden_from, tiles_named
+from .support import ServerProcess, WsClient, read_events, seat_table
+
+
+async def play_match_over_websockets(live: ServerProcess, http: httpx.AsyncClient, players: int,
+                                     rng: random.Random, reconnect_every: int = 0
+                                     ) -> tuple[str, list[tuple[WsClient, int | None]]]:
+    """Play one match to its end with greedy bots; returns the code and every client
+    (including closed ones, whose frames still count) with its recipient."""
+    code, tokens = await seat_table(http, players)
+    url = f"{live.ws}/ws/tables/{code}"
+    seats = [await WsClient(f"{url}?token={t}", f"seat{i}").connect() for i, t in enumerate(tokens)]
+    spectator = await WsClient(url, "spectator").connect()
+    everyone: list[tuple[WsClient, int | None]] = [(c, i) for i, c in enumerate(seats)]
+    everyone.append((spectator, None))
+    moves = 0
+    while True:
+        live_clients = [*seats, spectator]
+        target = max(c.last_seq for c in live_clients)
+        for c in live_clients:
+            await c.wait_for(lambda c, t=target: c.last_seq >= t)
+        view = spectator.view
+        assert view is not None
+        if view["phase"] == "match_over":
+            break
+        assert view["phase"] == "playing"  # FIVEUP_NEXT_ROUND_SECONDS=0: dealt at once
+        mover = seats[view["turn"]]
+        assert mover.view is not None and mover.view["legal"], "seat to move has no legal move"
+        assert all(c.view["legal"] == [] for c in seats if c is not mover)  # type: ignore[index]
+        move = greedy_choice(mover.view["legal"], rng)
+        reply = await mover.request({"type": "move", "move": move, "move_id": uuid.uuid4().hex,
+                                     "seq": mover.last_seq}, ("ack", "error"))
+        assert reply["type"] == "ack", reply
+        moves += 1
+        if reconnect_every and moves % reconnect_every == 0:
+            # a seat drops and comes back (another tab/device, same token): resync
+            i = rng.randrange(players)
+            old = seats[i]
+            await old.close()
+            fresh = await WsClient(f"{url}?token={tokens[i]}", f"seat{i}-r{moves}").connect()
+            reply = await fresh.request({"type": "resync", "last_seq": max(0, old.last_seq - 7)},
+                                        ("snapshot",))
+            assert [e["seq"] for e in reply["events"]] == list(
+                range(max(0, old.last_seq - 7) + 1, reply["seq"] + 1))
+            seats[i] = fresh
+            everyone.append((fresh, i))
+    for c in [*seats, spectator]:
+        await c.close()
+    return code, everyone
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
+    live: ServerProcess, http: httpx.AsyncClient, players: int
+) -> None:
+    rng = random.Random(players)
+    results = await asyncio.gather(*(
+        play_match_over_websockets(live, http, players, rng, reconnect_every=25 * k)
+        for k in range(2)
+    ))
+    for code, clients in results:
+        events = read_events(live.database_url, code)
+        states = {seq: row["state"] for seq, row in events.items()}
+        assert list(states) == list(range(1, len(states) + 1))  # gapless log
+        final = states[max(states)]
+        assert final is not None and final["over"]
+        total = 0
+        for client, recipient in clients:
+            total += check_frames(client.frames, recipient, states, client.label)
+        assert total > 0
+        # the oracle is not vacuous: mid-round, others' hands and the stock are hidden
+        mid = next(s for s in states.values()
+                   if s and s["round"]["result"] is None and s["round"]["stock"])
+        assert hidden_from(mid, None) >= set(mid["round"]["stock"])
+
+
+def test_oracle_extracts_tiles_from_any_string() -> None:
+    frame = {"a": ["x 1|4@4|4:lineB", {"3|2": "R18: you drew 0|5"}], "n": 12}
+    assert tiles_named(frame) == {"1|4", "4|4", "2|3", "0|5"}
+
+
+def test_oracle_catches_an_unprojected_frame() -> None:
+    """Sending seat 0's view to seat 1 must be caught (guards the oracle itself)."""
+    from app.engine import Match, view_for
+
+    m = Match.new(2, random.Random(11))
+    state = m.to_dict()
+    leaky = [{"type": "snapshot", "seq": 1, "view": view_for(m, 0), "events": []}]
+    check_frames(leaky, 0, {1: state}, "seat0")  # its own view is fine
+    with pytest.raises(AssertionError, match="unknown to recipient 1"):
+        check_frames(leaky, 1, {1: state}, "seat1")
