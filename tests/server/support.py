@@ -127,8 +127,7 @@ class WsClient:
         except websockets.ConnectionClosed:
             pass
         finally:
-            rcvd = self.conn.close_rcvd
-            self.closed = (rcvd.code, rcvd.reason) if rcvd else (None, "")
+            self.closed = (self.conn.close_code, self.conn.close_reason or "")
             async with self._changed:
                 self._changed.notify_all()
 
