@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 
 from app.api import client, health, routes_tables, ws
 from app.core.logging import setup_logging
@@ -67,6 +68,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
         return JSONResponse({"detail": err.as_dict()}, status_code=err.status)
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(_request: Request, err: DBAPIError) -> JSONResponse:
+        log.warning("database error: %s", type(err.orig).__name__)
+        return JSONResponse(
+            {"detail": {"code": "unavailable", "message": "the database is unavailable"}},
+            status_code=503,
+        )
 
     app.include_router(health.router)
     app.include_router(routes_tables.router)

@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.realtime.hub import Connection, Hub
@@ -111,7 +112,14 @@ async def _read_loop(
             data = json.loads(text)
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise ValueError("a frame is a JSON object with a string 'type'")
-            await _dispatch(data, conn, service, hub)
+            try:
+                await _dispatch(data, conn, service, hub)
+            except (DBAPIError, OSError) as exc:
+                log.warning("table %s: database unavailable (%s)", conn.table_id,
+                            type(exc).__name__)
+                raise TableError("unavailable", "the database is unavailable; retry", 503) from None
+        except TableError as err:  # e.g. the database is unavailable
+            conn.put(_error(err.code, err.message))
         except (ValueError, RecursionError) as exc:
             bad += 1
             conn.put(_error("bad_message", _short(exc)))

@@ -39,9 +39,25 @@ def new_table_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def normalise_code(code: str) -> str:
-    """Codes are case-insensitive on input."""
-    return code.strip().upper()
+def normalise_code(code: str) -> str | None:
+    """Codes are case-insensitive on input; anything not shaped like a code is None.
+
+    >>> normalise_code(" k7qx2m "), normalise_code("../x"), normalise_code("A\x00")
+    ('K7QX2M', None, None)
+    """
+    c = code.strip().upper()
+    if len(c) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in c):
+        return None
+    return c
+
+
+def valid_move_id(move_id: object) -> bool:
+    """Client move ids: 1-64 characters of ``[A-Za-z0-9_.:-]`` (uuids fit)."""
+    return (
+        isinstance(move_id, str)
+        and 0 < len(move_id) <= 64
+        and all(ch.isascii() and (ch.isalnum() or ch in "_.:-") for ch in move_id)
+    )
 
 
 def clean_name(raw: str, max_len: int = NAME_MAX) -> str:

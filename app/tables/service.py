@@ -34,6 +34,7 @@ from app.core.security import (
     new_table_code,
     new_token,
     normalise_code,
+    valid_move_id,
 )
 from app.db.models import EventRow, PlayerRow, TableRow, TableStatus
 from app.engine import IllegalMove, Match, history_for
@@ -133,8 +134,11 @@ class TableService:
         return lock
 
     async def _table_id(self, code: str) -> int:
+        norm = normalise_code(code)
+        if norm is None:
+            raise not_found()
         async with self.sessionmaker() as s:
-            tid = await s.scalar(select(TableRow.id).where(TableRow.code == normalise_code(code)))
+            tid = await s.scalar(select(TableRow.id).where(TableRow.code == norm))
         if tid is None:
             raise not_found()
         return tid
@@ -408,8 +412,9 @@ class TableService:
         """
         if not isinstance(move, str) or len(move) > 64:
             raise TableError("bad_message", "move must be a notation string", 400)
-        if move_id is not None and (not isinstance(move_id, str) or not 0 < len(move_id) <= MOVE_ID_MAX):
-            raise TableError("bad_message", f"move_id must be a string of 1..{MOVE_ID_MAX} chars")
+        if move_id is not None and not valid_move_id(move_id):
+            raise TableError("bad_message",
+                             f"move_id must be 1..{MOVE_ID_MAX} chars of A-Z a-z 0-9 _ . : -")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
             raise TableError("bad_message", "seq must be an integer", 400)
 
@@ -565,8 +570,11 @@ class TableService:
     # -- reading -----------------------------------------------------------------------
     async def identify(self, code: str, token: str | None) -> Identity:
         """Resolve a table code and optional token. Bad token → ``unauthorized``."""
+        norm = normalise_code(code)
+        if norm is None:
+            raise not_found()
         async with self.sessionmaker() as s:
-            table = await s.scalar(select(TableRow).where(TableRow.code == normalise_code(code)))
+            table = await s.scalar(select(TableRow).where(TableRow.code == norm))
             if table is None:
                 raise not_found()
             if token is None:
@@ -582,8 +590,11 @@ class TableService:
 
     async def info(self, code: str) -> dict[str, Any]:
         """Public table info."""
+        norm = normalise_code(code)
+        if norm is None:
+            raise not_found()
         async with self.sessionmaker() as s:
-            table = await s.scalar(select(TableRow).where(TableRow.code == normalise_code(code)))
+            table = await s.scalar(select(TableRow).where(TableRow.code == norm))
             if table is None:
                 raise not_found()
             players = list(await s.scalars(select(PlayerRow).where(PlayerRow.table_id == table.id)))
