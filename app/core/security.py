@@ -42,7 +42,7 @@ def new_table_code() -> str:
 def normalise_code(code: str) -> str | None:
     """Codes are case-insensitive on input; anything not shaped like a code is None.
 
-    >>> normalise_code(" k7qx2m "), normalise_code("../x"), normalise_code("A\x00")
+    >>> normalise_code(" k7qx2m "), normalise_code("../x"), normalise_code("A\\x00")
     ('K7QX2M', None, None)
     """
     c = code.strip().upper()

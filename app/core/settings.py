@@ -15,7 +15,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 class Settings(BaseSettings):
     """Runtime configuration."""
 
-    model_config = SettingsConfigDict(env_prefix="FIVEUP_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="FIVEUP_", extra="ignore", populate_by_name=True)
 
     database_url: str = Field(
         default="sqlite:///./fiveup.db",
