@@ -65,20 +65,21 @@ def round_over(page: Any) -> bool:
 def act(page: Any, rng: random.Random) -> str:
     """Make one legal action by clicking; returns what was done."""
     before = seq_of(page)
-    playable = page.query_selector_all("[data-testid=hand-tile][data-playable='1']")
+    playable = page.eval_on_selector_all(
+        "[data-testid=hand-tile][data-playable='1']", "els => els.map(e => e.dataset.tile)")
     if playable:
-        btn = rng.choice(playable)
-        tile = btn.get_attribute("data-tile")
-        btn.click()
+        tile = rng.choice(playable)
+        # Locators (not element handles): the page re-renders on every server frame.
+        page.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
         # Either it played at once (one legal place) or targets appeared.
         page.wait_for_function(
             f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null"
         )
-        targets = page.query_selector_all("svg.board [data-move]")
-        if targets and seq_of(page) == before:
-            tgt = rng.choice(targets)
-            tgt.click()
-            done = f"play {tile}@{tgt.get_attribute('data-place')}"
+        moves = page.eval_on_selector_all("svg.board [data-move]", "els => els.map(e => e.dataset.move)")
+        if moves and seq_of(page) == before:
+            move = rng.choice(moves)
+            page.locator(f"svg.board [data-move='{move}']").click()
+            done = f"play {move}"
         else:
             done = f"play {tile} (single place)"
     elif page.query_selector("[data-testid=draw-button]"):

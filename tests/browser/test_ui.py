@@ -64,8 +64,7 @@ def test_keyboard_only_play(new_page) -> None:  # type: ignore[no-untyped-def]
             actor.wait_for_function(
                 f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null")
             if seq_of(actor) == before:
-                targets = actor.query_selector_all("svg.board [data-move]")
-                assert len(targets) >= 2
+                assert actor.eval_on_selector_all("svg.board [data-move]", "els => els.length") >= 2
                 actor.keyboard.press("ArrowRight")
                 focused = actor.get_attribute("svg.board .target.focused", "data-move")
                 assert focused
@@ -112,16 +111,16 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
         act(_advance_until(pages, rng, lambda p: True), rng)
     multi = "[data-testid=hand-tile][data-playable='1']:not([data-places='1'])"
     actor = _advance_until(pages, rng, lambda p: p.query_selector(multi) is not None, limit=300)
-    btn = actor.query_selector(multi)
-    n = int(btn.get_attribute("data-places"))
-    btn.click()
+    tile = actor.get_attribute(multi, "data-tile")
+    n = int(actor.get_attribute(multi, "data-places"))
+    actor.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
     actor.wait_for_selector("svg.board [data-move]")
-    targets = actor.query_selector_all("svg.board [data-move]")
+    targets = actor.eval_on_selector_all(
+        "svg.board [data-move]", "els => els.map(e => [e.dataset.points, e.textContent])")
     assert len(targets) == n >= 2
-    for tg in targets:
-        pts = tg.get_attribute("data-points")
+    for pts, label in targets:
         assert pts is not None
-        assert tg.text_content() == ("+" + pts if int(pts) > 0 else "0")
+        assert label == ("+" + pts if int(pts) > 0 else "0")
     found = True
     assert found
     shot(actor, "08-targets")
@@ -194,3 +193,38 @@ def test_tally_houses(new_page) -> None:  # type: ignore[no-untyped-def]
     assert res["61"]["houses"] == [10] * 6 + [1]
     assert res["0"]["strokes"] == 0
     assert res["-7"]["strokes"] == 7
+
+
+def test_match_end_screen(new_page) -> None:  # type: ignore[no-untyped-def]
+    """The match-end screen, drawn from a real finished match's view (played out by the
+    engine; fed through the client's socket path with a test hook)."""
+    import json
+    import random as _r
+    import urllib.request
+
+    from app.engine import Match, view_for
+
+    ann, bob, code = _two_player_game(new_page)
+    m = Match.new(2, _r.Random(5))
+    rng = _r.Random(5)
+    while not m.over:
+        while not m.round_over:
+            seat = m.turn
+            m.play(seat, rng.choice(m.legal_moves(seat)))
+        if not m.over:
+            m.next_round(_r.Random(rng.randrange(1 << 30)))
+    base = ann.evaluate("location.origin")
+    with urllib.request.urlopen(f"{base}/api/tables/{code}") as r:
+        info = json.load(r)
+    info["status"] = "finished"
+    info["scores"] = m.scores
+    frame = {"type": "snapshot", "seq": 10_000, "you": 0, "table": info, "view": view_for(m, 0), "events": []}
+    ann.evaluate("f => window.__fiveupTest.inject(f)", frame)
+    ann.wait_for_selector("[data-testid=match-end]")
+    winner = ann.inner_text("[data-testid=winner]")
+    assert ["Ann", "Bob"][m.winner] in winner
+    text = ann.inner_text("[data-testid=match-end]")
+    for s in m.scores:
+        assert str(s) in text
+    assert ann.query_selector("[data-testid=rematch-button]") is not None
+    shot(ann, "10-match-end")

@@ -43,6 +43,14 @@ export function parsePlace(p) {
   return { tile: p.slice(0, i), side: p.slice(i + 1) };
 }
 
+/** The value a place shows (R10): "3|4:high" -> 4, "2|2:branchA" -> 2. */
+export function placeValue(place) {
+  const { tile, side } = parsePlace(place);
+  const t = parseTile(tile);
+  if (t.double) return t.a;
+  return side === "low" ? t.a : t.b;
+}
+
 /** The side of `tile` that joins a place showing `value` (R10). */
 export function viaFor(tile, value) {
   const { a, b, double } = parseTile(tile);
@@ -319,9 +327,13 @@ export function computeLayout(tiles, opts = {}) {
 export function ghostRect(lay, tile, place) {
   const t = parseTile(tile);
   const plan = lay.plan(tile, place);
+  const via = place ? viaFor(tile, placeValue(place)) : "low";
+  const first = via === "high" ? t.b : t.a;
+  const second = via === "high" ? t.a : t.b;
   return {
     tile, place, x: plan.rect.x, y: plan.rect.y, w: plan.rect.w, h: plan.rect.h,
-    double: t.double, dir: dirName(plan.d), connector: plan.connector,
+    double: t.double, dir: plan.kind === "open" ? "E" : dirName(plan.d), connector: plan.connector,
+    first, second,
   };
 }
 

@@ -131,9 +131,16 @@ export function renderBoard(svg, lay, opts = {}) {
       const [x1, y1, x2, y2] = r.connector;
       svgEl("line", { x1: x1 * U, y1: y1 * U, x2: x2 * U, y2: y2 * U, class: "connector ghost" }, g);
     }
+    if (r.first !== undefined) {
+      const [one, two] = faceValues(r);
+      g.appendChild(tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, "ghost"));
+    }
     svgEl("rect", { x: r.x * U + 1, y: r.y * U + 1, width: r.w * U - 2, height: r.h * U - 2, rx: 3, class: "target-rect" }, g);
-    const label = svgEl("text", { x: (r.x + r.w / 2) * U, y: (r.y + r.h / 2) * U, class: "target-label" + (t.points > 0 ? " scoring" : "") }, g);
-    label.textContent = t.points > 0 ? "+" + t.points : "0";
+    const cx = (r.x + r.w / 2) * U, cy = (r.y + r.h / 2) * U;
+    const text = t.points > 0 ? "+" + t.points : "0";
+    svgEl("rect", { x: cx - (text.length * 3.6 + 4), y: cy - 7, width: text.length * 7.2 + 8, height: 14, rx: 7, class: "target-pill" + (t.points > 0 ? " scoring" : "") }, g);
+    const label = svgEl("text", { x: cx, y: cy, class: "target-label" + (t.points > 0 ? " scoring" : "") }, g);
+    label.textContent = text;
   }
   return vb;
 }

@@ -26,9 +26,13 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let scheduled = false;
   let disposed = false;
 
-  function update(patch = {}) {
+  function update(patch = {}, force = false) {
+    // Skip renders that would change nothing (e.g. a repeated presence frame), so
+    // the DOM under the user's pointer is not replaced needlessly.
+    const changed = force || Object.keys(patch).length === 0 ||
+      Object.entries(patch).some(([k, v]) => JSON.stringify(st[k]) !== JSON.stringify(v));
     Object.assign(st, patch);
-    if (scheduled || disposed) return;
+    if (!changed || scheduled || disposed) return;
     scheduled = true;
     queueMicrotask(() => { scheduled = false; if (!disposed) render(); });
   }
@@ -504,7 +508,12 @@ export function openTable(root, app, code, { watch = false } = {}) {
   }
 
   // Test hook (used by tests/browser): drop the socket as a network failure would.
-  window.__fiveupTest = { dropSocket: () => { if (sock && sock.ws) sock.ws.close(); } };
+  // inject(frame) feeds a server frame through the same path as the socket (used to
+  // render a finished match without playing 61 points by clicking).
+  window.__fiveupTest = {
+    dropSocket: () => { if (sock && sock.ws) sock.ws.close(); },
+    inject: (frame) => sock && sock.handle(frame),
+  };
 
   // ---- start ----
   api.table(code).then((info) => update({ table: info })).catch((e) => {
