@@ -29,6 +29,7 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_BIG = 1009
 CLOSE_TOO_SLOW = 1013
+CLOSE_UNAVAILABLE = 1011
 MAX_BAD_FRAMES = 10
 
 
@@ -65,6 +66,9 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     await ws.accept()
     try:
         ident = await service.identify(code[:16], token[:256] if token is not None else None)
+    except DBAPIError:
+        await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
+        return
     except TableError as err:
         if err.code == "not_found":
             await _close(ws, CLOSE_UNKNOWN_TABLE, "unknown table")
@@ -78,6 +82,8 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         await _read_loop(ws, conn, service, hub, max_bytes)
     except WebSocketDisconnect:
         pass
+    except DBAPIError:
+        await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
     finally:
         await hub.detach(conn)
         # let already-queued frames (e.g. a final error) go out, then stop
