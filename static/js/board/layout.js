@@ -86,6 +86,8 @@ function cellsOf(r) {
   return out;
 }
 
+// True when the port point lies on the rect's edge: the tile visibly touches the end
+// it joins and needs no connector line.
 function onBoundary(r, p) {
   const [x, y] = p;
   const inX = x >= r.x && x <= r.x + r.w;
@@ -175,6 +177,9 @@ export class Layout {
     if (port.pref) out.push(hug[0], straight, hug[1]);
     else out.push(straight, ...hug);
     if (isDouble) {
+      // A double at a corner: laid alongside the end of the line (half under the last
+      // tile's end), its own line leaving at a right angle; or just beyond the end.
+      for (const t of turns) out.push({ p: add(p, t), d: t, kind: "turn", sense: eq(t, l) ? "L" : "R", touch: true });
       for (const t of turns) out.push({ p: add(add(p, mul(d, 2)), neg(t)), d: t, kind: "turn", sense: eq(t, l) ? "L" : "R" });
     }
     // Jogs: straight, shifted sideways.
@@ -220,7 +225,7 @@ export class Layout {
   }
 
   finish(cand, port) {
-    const connector = onBoundary(cand.rect, port.p) ? null : [port.p[0], port.p[1], cand.p[0], cand.p[1]];
+    const connector = cand.touch || onBoundary(cand.rect, port.p) ? null : [port.p[0], port.p[1], cand.p[0], cand.p[1]];
     return { ...cand, connector };
   }
 

@@ -136,9 +136,11 @@ export function renderBoard(svg, lay, opts = {}) {
       g.appendChild(tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, "ghost"));
     }
     svgEl("rect", { x: r.x * U + 1, y: r.y * U + 1, width: r.w * U - 2, height: r.h * U - 2, rx: 3, class: "target-rect" }, g);
-    const cx = (r.x + r.w / 2) * U, cy = (r.y + r.h / 2) * U;
+    // The points pill sits on the ghost's top edge, so the pips stay visible.
+    const cx = (r.x + r.w / 2) * U, cy = r.y * U + 1;
     const text = t.points > 0 ? "+" + t.points : "0";
-    svgEl("rect", { x: cx - (text.length * 3.6 + 4), y: cy - 7, width: text.length * 7.2 + 8, height: 14, rx: 7, class: "target-pill" + (t.points > 0 ? " scoring" : "") }, g);
+    const pw = text.length * 5.4 + 7;
+    svgEl("rect", { x: cx - pw / 2, y: cy - 5.5, width: pw, height: 11, rx: 5.5, class: "target-pill" + (t.points > 0 ? " scoring" : "") }, g);
     const label = svgEl("text", { x: cx, y: cy, class: "target-label" + (t.points > 0 ? " scoring" : "") }, g);
     label.textContent = text;
   }
