@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 import httpx
+import pytest
 
 from .support import ServerProcess, WsClient, read_events, seat_table
 
@@ -179,3 +180,52 @@ async def test_seating_changes_arrive_as_seq_events(live: ServerProcess,
     assert err["code"] == "spectator"  # the kicked socket only watches now
     for c in (watcher, bob_ws):
         await c.close()
+
+
+async def test_next_round_waits_until_every_seat_is_ready(pg_url: str) -> None:
+    """With a countdown, a settled round waits (phase round_over) for every `next_round`."""
+    import random
+
+    from .helpers import greedy_choice
+    from .oracle import check_frames
+
+    server = ServerProcess(pg_url, FIVEUP_NEXT_ROUND_SECONDS="3600").start()
+    try:
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as client:
+            code, tokens = await seat_table(client, 2)
+        seats = [await WsClient(_url(server, code, t), f"seat{i}").connect()
+                 for i, t in enumerate(tokens)]
+        rng = random.Random(2)
+        while True:
+            target = max(c.last_seq for c in seats)
+            for c in seats:
+                await c.wait_for(lambda c, t=target: c.last_seq >= t)
+            view = seats[0].view
+            if view["phase"] != "playing":  # type: ignore[index]
+                break
+            mover = seats[view["turn"]]  # type: ignore[index]
+            reply = await mover.request(
+                {"type": "move", "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
+                 "move_id": uuid.uuid4().hex, "seq": mover.last_seq}, ("ack", "error"))
+            assert reply["type"] == "ack"
+        if view["phase"] == "match_over":  # type: ignore[index]
+            pytest.skip("the first round ended the match")
+        assert view["settlement"] is not None and view["round"] == 1  # type: ignore[index]
+        err = await seats[0].request({"type": "move", "move": "draw", "move_id": "early"},
+                                     ("error",))
+        assert err["code"] in ("round_over", "not_your_turn")
+        await seats[0].send({"type": "next_round"})
+        await seats[1].wait_for(lambda c: c.table["ready"] == [0])  # type: ignore[index]
+        assert seats[1].view["phase"] == "round_over"  # type: ignore[index]
+        await seats[1].send({"type": "next_round"})
+        for c in seats:
+            await c.wait_for(lambda c: c.view["round"] == 2)  # type: ignore[index]
+            assert c.view["phase"] == "playing" and len(c.view["hand"]) == 5  # type: ignore[index]
+        kinds = [f["event"]["type"] for f in seats[0].frames[-3:] if f["type"] == "event"]
+        assert kinds[-2:] == ["ready", "round_started"]
+        states = {s: r["state"] for s, r in read_events(pg_url, code).items()}
+        for i, c in enumerate(seats):
+            check_frames(c.frames, i, states, c.label)
+            await c.close()
+    finally:
+        server.kill()
