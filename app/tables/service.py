@@ -13,7 +13,6 @@ engine's (``Match.play``, ``Match.next_round``, ``Match.new``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -455,6 +454,7 @@ class TableService:
                 if prior is not None:
                     return prior
             raise
+        assert isinstance(result, ActResult)
         if not result.duplicate:
             self._maybe_schedule(tx)
         return result
@@ -635,17 +635,6 @@ class TableService:
             "you": ident.seat,
             "rounds": history_for(match, ident.seat) if match else [],
         }
-
-    async def due_round(self, table_id: int) -> None:
-        """Deal the next round if its countdown has run out (e.g. the timer's process died)."""
-        async with self.sessionmaker() as s:
-            table = await s.get(TableRow, table_id)
-        if table is None or table.round_over_at is None or not table.state:
-            return
-        elapsed = (datetime.now(UTC) - _aware(table.round_over_at)).total_seconds()
-        if elapsed >= self.next_round_seconds:
-            with contextlib.suppress(TableError):
-                await self.advance_round(table_id, int(table.state["round_number"]))
 
 
 def _event_state(match: Match | None) -> dict[str, Any] | None:

@@ -120,3 +120,30 @@ async def test_history_is_projected_for_the_requester(service: TableService) -> 
     with pytest.raises(TableError) as err:
         await service.history(code, "bogus")
     assert err.value.code == "unauthorized"
+
+
+async def test_restarted_server_resumes_the_next_round_countdown(
+    slow_service: TableService, db_url: str
+) -> None:
+    """A process that died during the countdown: the next one deals the round on start."""
+    code, _, _ = await seat_table_and_settle(slow_service)
+    engine = make_engine(db_url)
+    restarted = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
+                             next_round_seconds=0.01)
+    try:
+        await restarted.resume_timers()
+        async with asyncio.timeout(20):
+            while (await current_match(restarted, code))[0].round_number != 2:
+                await asyncio.sleep(0.02)
+    finally:
+        await restarted.close()
+        await engine.dispose()
+
+
+async def seat_table_and_settle(svc: TableService) -> tuple[str, int, list[str]]:
+    code, tid, tokens = await seated(svc, 2)
+    await _play_until(svc, code, tid, tokens, lambda m, t: m.round_over)
+    m, _ = await current_match(svc, code)
+    if m.over:
+        pytest.skip("match ended in its first round")
+    return code, tid, tokens
