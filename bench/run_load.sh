@@ -9,7 +9,9 @@
 #   e.g. bench/run_load.sh 500 30 --players 2
 #
 # Environment: PORT (a free one), PGURL (postgresql://postgres@127.0.0.1:5432/postgres),
-# PY (python3), SKIP_PGBENCH=1 to skip step 4, SERVER_LOG (/tmp/fiveup-bench-server.log).
+# PY (python3), SKIP_PGBENCH=1 to skip step 4, SERVER_LOG (/tmp/fiveup-bench-server.log),
+# SERVER_CMD (default "$PY -m app.cli serve"; e.g. "python3 bench/serve_variant.py
+# --workers 2" for the what-if runs in docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +38,7 @@ trap cleanup EXIT
 psql -X "$pgurl" -qc "create database $db" >/dev/null
 echo "server: fiveup serve on 127.0.0.1:$port, DATABASE_URL=$dburl (log: $log)" >&2
 DATABASE_URL="$dburl" FIVEUP_LOG_LEVEL="${FIVEUP_LOG_LEVEL:-WARNING}" \
-    "$py" -m app.cli serve --host 127.0.0.1 --port "$port" >"$log" 2>&1 &
+    ${SERVER_CMD:-$py -m app.cli serve} --host 127.0.0.1 --port "$port" >"$log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 60); do
     if "$py" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/healthz', timeout=2)" 2>/dev/null; then
@@ -49,7 +51,8 @@ done
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg) before the run" >&2
 "$py" bench/load_tables.py --url "http://127.0.0.1:$port" --tables "$tables" --duration "$seconds" "$@"
-echo "server process: $(ps -o rss=,time= -p "$server_pid" | awk '{printf "RSS %.0f MiB, CPU time %s", $1/1024, $2}')" >&2
+echo "server process: $(ps -o rss=,time= -p "$server_pid" | awk '{printf "RSS %.0f MiB, CPU time %s", $1/1024, $2}')" \
+    "(workers, if any, not included)" >&2
 
 if [ -z "${SKIP_PGBENCH:-}" ]; then
     kill "$server_pid" 2>/dev/null || true
