@@ -47,7 +47,11 @@ def test_two_players_play_a_round_with_a_spectator(new_page) -> None:  # type: i
         hidden = set(hand(ann)) | set(hand(bob))
         seen_hidden.update(hidden)
         html = eve.content()
-        leaks.extend(f"{t} (seq {seq_of(eve)})" for t in hidden if t in html)
+        leaks.extend(f"spectator: {t} (seq {seq_of(eve)})" for t in hidden if t in html)
+        # Neither player's page shows the other's hand either.
+        ann_html, bob_html = ann.content(), bob.content()
+        leaks.extend(f"Ann's page: {t}" for t in hand(bob) if t in ann_html)
+        leaks.extend(f"Bob's page: {t}" for t in hand(ann) if t in bob_html)
         assert eve.query_selector("[data-testid=hand-tile]") is None
         # Counts of the face-down hands agree with the players' own pages.
         for seat, pg in ((0, ann), (1, bob)):
@@ -134,16 +138,20 @@ def test_reconnect_without_reload_catches_up(new_page) -> None:  # type: ignore[
         p.wait_for_selector("[data-testid=play]")
     sync(pages)
     # Drop Bob's socket while it is Ann's turn ... or Bob's: whoever is not Bob acts.
-    if my_turn(bob):
+    for _ in range(20):  # Bob plays (and draws) until it is Ann's turn
+        if not my_turn(bob):
+            break
         act(bob, rng)
         sync(pages)
+    assert my_turn(ann)
+    n_before = bob.eval_on_selector_all("[data-testid=log] li", "els => els.length")
     bob.evaluate("window.__fiveupTest.dropSocket()")
     bob.wait_for_selector("[data-testid=conn][data-state=reconnecting]")
     # Ann plays while Bob is away (Bob's page cannot see it yet).
-    if my_turn(ann):
-        act(ann, rng)
+    act(ann, rng)
     bob.wait_for_selector("[data-testid=conn][data-state=open]")
     sync(pages)
+    assert bob.eval_on_selector_all("[data-testid=log] li", "els => els.length") == n_before + 1
     # Bob's page caught up: same moves, each shown once, same board and scores. (The
     # texts differ only where a draw shows the drawn tile to the drawer alone.)
     kinds = "els => els.map(e => e.dataset.kind)"

@@ -228,3 +228,32 @@ def test_match_end_screen(new_page) -> None:  # type: ignore[no-untyped-def]
         assert str(s) in text
     assert ann.query_selector("[data-testid=rematch-button]") is not None
     shot(ann, "10-match-end")
+
+
+def test_socket_seq_tracking(new_page) -> None:  # type: ignore[no-untyped-def]
+    """TableSocket applies each seq once, in order; a gap asks for a resync, whose
+    missed events are replayed before the snapshot; a retried move keeps its id."""
+    page = new_page()
+    page.goto("/")
+    res = page.evaluate("""async () => {
+      const { TableSocket } = await import('/static/js/net/socket.js');
+      const applied = [], sent = [];
+      const s = new TableSocket('ABCDEF', null, {
+        onSnapshot: (m) => applied.push('snap' + m.seq),
+        onEvent: (m) => applied.push('ev' + m.seq),
+      });
+      s.sendRaw = (f) => { sent.push(f); return true; };
+      s.handle({ type: 'snapshot', seq: 5, events: [] });
+      s.handle({ type: 'event', seq: 6, event: {} });
+      s.handle({ type: 'event', seq: 6, event: {} });           // duplicate: ignored
+      s.handle({ type: 'event', seq: 8, event: {} });           // gap: resync
+      s.handle({ type: 'snapshot', seq: 8, events: [{ seq: 7, event: {} }, { seq: 8, event: {} }] });
+      s.handle({ type: 'event', seq: 9, event: {} });
+      const id = s.move('draw');
+      s.handle({ type: 'snapshot', seq: 9, events: [] });       // reconnect: unacked move re-sent
+      s.handle({ type: 'ack', move_id: id, seq: 10, duplicate: true });
+      s.handle({ type: 'snapshot', seq: 10, events: [] });
+      return { applied, sent: sent.map((f) => f.type + (f.last_seq ?? '') + (f.move_id === id ? ':same' : '')) };
+    }""")
+    assert res["applied"] == ["snap5", "ev6", "ev7", "ev8", "snap8", "ev9", "snap9", "snap10"]
+    assert res["sent"] == ["resync6", "move:same", "move:same"]

@@ -2,7 +2,7 @@
 // waiting room, play, round end, match end, spectating.
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
-import { api, loadSeat, saveSeat, loadName, saveName } from "../net/api.js";
+import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
 import { computeLayout } from "../board/layout.js";
@@ -60,7 +60,18 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onAck: () => update({ busy: false, error: null }),
       onError: (e) => update({ busy: false, error: errorText(e) }),
       onPresence: (connected) => update({ presence: connected }),
-      onFatal: (codeNum) => update({ fatal: codeNum === 4404 ? t("err_not_found") : t("err_unauthorized") }),
+      onFatal: (codeNum) => {
+        if (codeNum === 4401 && st.token) {
+          // Our seat token is no longer valid here (e.g. removed before the start):
+          // forget it and carry on watching as a spectator.
+          forgetSeat(code);
+          st.token = null; st.you = null;
+          update({ error: t("err_unauthorized") }, true);
+          connect();
+          return;
+        }
+        update({ fatal: codeNum === 4404 ? t("err_not_found") : t("err_unauthorized") });
+      },
     });
     sock.connect();
   }
