@@ -87,8 +87,9 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     finally:
         await hub.detach(conn)
         # let already-queued frames (e.g. a final error) go out, then stop
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(_drain(conn), timeout=0.5)
+        if not sender.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(_drain(conn), timeout=2)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
@@ -138,7 +139,7 @@ async def _read_loop(
 
 async def _drain_briefly(conn: Connection) -> None:
     with contextlib.suppress(Exception):
-        await asyncio.wait_for(_drain(conn), timeout=0.5)
+        await asyncio.wait_for(_drain(conn), timeout=2)
 
 
 def _short(exc: BaseException) -> str:

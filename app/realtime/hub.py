@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,12 +64,15 @@ class Hub:
         self.sessionmaker = sessionmaker
         self.tables: dict[int, set[Connection]] = {}
         self.table_ids: dict[str, int] = {}  # code -> id, for tables with connections
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )  # a lock lives while someone holds or waits on it
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
         if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
+            lock = asyncio.Lock()
+            self._locks[table_id] = lock
         return lock
 
     def connected_seats(self, table_id: int) -> list[int]:
@@ -93,7 +97,6 @@ class Hub:
             if not conns:
                 del self.tables[conn.table_id]
                 self.table_ids.pop(conn.code, None)
-                self._locks.pop(conn.table_id, None)
         self._presence_changed(conn.table_id, before)
 
     def _presence_changed(

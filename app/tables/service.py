@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -122,14 +123,17 @@ class TableService:
         self.next_round_seconds = next_round_seconds
         self.rng = rng or random.SystemRandom()  # R5/R7: the OS CSPRNG
         self.listeners: list[CommitListener] = []
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )  # a lock lives while someone holds or waits on it
         self._timers: set[asyncio.Task[None]] = set()
 
     # -- plumbing ----------------------------------------------------------------------
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
         if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
+            lock = asyncio.Lock()
+            self._locks[table_id] = lock
         return lock
 
     async def _table_id(self, code: str) -> int:

@@ -59,7 +59,7 @@ class ServerProcess:
              "--log-level", "warning"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")

@@ -85,7 +85,7 @@ async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
     results = await asyncio.gather(*(
         play_match_over_websockets(live, http, players, rng, reconnect_every=25 * k,
                                    rematch=k == 1)
-        for k in range(2)
+        for k in range(3)
     ))
     for code, clients in results:
         events = read_events(live.database_url, code)
