@@ -65,6 +65,30 @@ def raise_fd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def tree_cpu_seconds(roots: list[int]) -> float:
+    """CPU time (user + system) of the given processes and all their descendants."""
+    stats: dict[int, tuple[int, float]] = {}  # pid -> (ppid, cpu seconds)
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    total, todo, seen = 0.0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in stats:
+            continue
+        seen.add(pid)
+        total += stats[pid][1]
+        todo += [child for child, (ppid, _) in stats.items() if ppid == pid]
+    return total
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return float("nan")
@@ -84,6 +108,8 @@ class Stats:
     setup_failures: int = 0
     closed_early: int = 0
     window: float = 0.0  # seconds actually measured
+    server_cpu: float = 0.0  # CPU seconds of --server-pid (and children) in the window
+    client_cpu: float = 0.0  # CPU seconds of this client process in the window
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -98,6 +124,8 @@ class Stats:
         self.setup_failures += other.setup_failures
         self.closed_early += other.closed_early
         self.window = max(self.window, other.window)
+        self.server_cpu = max(self.server_cpu, other.server_cpu)
+        self.client_cpu += other.client_cpu
         for k, v in other.errors.items():
             self.errors[k] = self.errors.get(k, 0) + v
 
@@ -320,10 +348,14 @@ async def run_bots(
                     print(f"table {bot.index}: start failed: {exc!r}", file=sys.stderr)
 
         await asyncio.gather(*(begin(b) for b in ready))
+        await asyncio.sleep(max(0.0, run.window_start - time.perf_counter()))
+        cpu0 = tree_cpu_seconds(args.server_pid), time.process_time()
         deadline = run.window_end
         while time.perf_counter() < deadline and run.budget_left():
             await asyncio.sleep(0.1)
         run.window_end = min(run.window_end, time.perf_counter())
+        run.stats.server_cpu = tree_cpu_seconds(args.server_pid) - cpu0[0]
+        run.stats.client_cpu = time.process_time() - cpu0[1]
         run.stopping = True
         await asyncio.sleep(args.drain)  # let in-flight moves land
         await asyncio.gather(*(b.close() for b in ready))
@@ -357,6 +389,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--drain", type=float, default=1.0, help="seconds to wait before closing")
     p.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     p.add_argument("--seed", default="fiveup", help="seed for the bots' move choice")
+    p.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="server process (with its children) whose CPU time to report per move",
+    )
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
@@ -408,6 +447,13 @@ def main(argv: list[str] | None = None) -> int:
             "max": round(lat[-1] * 1000, 2) if lat else None,
         },
         "frames_per_s": round(total.frames / window, 1) if window > 0 else None,
+        "server_cpu_s": round(total.server_cpu, 2) if args.server_pid else None,
+        "server_cpu_ms_per_move": (
+            round(1000 * total.server_cpu / total.acked, 2)
+            if args.server_pid and total.acked
+            else None
+        ),
+        "client_cpu_s": round(total.client_cpu, 2),
         "rounds_continued": total.rounds,
         "rematches": total.matches,
         "errors": total.errors,
@@ -423,6 +469,12 @@ def main(argv: list[str] | None = None) -> int:
         f" samples={len(lat)} errors={total.errors or 0}"
         f" setup_failures={total.setup_failures} closed_early={total.closed_early}"
     )
+    if args.server_pid:
+        print(
+            f"server CPU in window: {result['server_cpu_s']}s"
+            f" = {result['server_cpu_ms_per_move']} ms per committed move;"
+            f" client CPU {result['client_cpu_s']}s"
+        )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(result, fh, indent=2)

@@ -50,7 +50,8 @@ done
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg) before the run" >&2
-"$py" bench/load_tables.py --url "http://127.0.0.1:$port" --tables "$tables" --duration "$seconds" "$@"
+"$py" bench/load_tables.py --url "http://127.0.0.1:$port" --tables "$tables" --duration "$seconds" \
+    --server-pid "$server_pid" "$@"
 echo "server process: $(ps -o rss=,time= -p "$server_pid" | awk '{printf "RSS %.0f MiB, CPU time %s", $1/1024, $2}')" \
     "(workers, if any, not included)" >&2
 
