@@ -28,6 +28,7 @@ def create_table(page: Any, *, players: int, host: str, name: str = "Test table"
 def join_table(page: Any, code: str, *, name: str, seat: int) -> None:
     page.goto(f"/t/{code}")
     page.wait_for_selector(f"[data-testid=sit-{seat}]")
+    page.wait_for_function("(document.body.dataset.seq || '') !== ''")  # first snapshot applied
     page.fill("[data-testid=join-name]", name)
     page.click(f"[data-testid=sit-{seat}]")
     page.wait_for_selector(f"[data-testid=seat-{seat}].mine")

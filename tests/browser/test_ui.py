@@ -257,3 +257,19 @@ def test_socket_seq_tracking(new_page) -> None:  # type: ignore[no-untyped-def]
     }""")
     assert res["applied"] == ["snap5", "ev6", "ev7", "ev8", "snap8", "ev9", "snap9", "snap10"]
     assert res["sent"] == ["resync6", "move:same", "move:same"]
+
+
+def test_typed_name_survives_server_frames(new_page) -> None:  # type: ignore[no-untyped-def]
+    ann = new_page()
+    code = create_table(ann, players=3, host="Ann")
+    bob = new_page()
+    bob.goto(f"/t/{code}")
+    bob.wait_for_function("(document.body.dataset.seq || '') !== ''")
+    bob.fill("[data-testid=join-name]", "Bob")
+    # Someone else sits down meanwhile: Bob's page re-renders with the new table.
+    cid = new_page()
+    join_table(cid, code, name="Cid", seat=2)
+    bob.wait_for_selector("[data-testid=seat-2][data-taken='1']")
+    assert bob.input_value("[data-testid=join-name]") == "Bob"
+    bob.click("[data-testid=sit-1]")
+    bob.wait_for_selector("[data-testid=seat-1].mine")

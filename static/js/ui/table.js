@@ -228,8 +228,12 @@ export function openTable(root, app, code, { watch = false } = {}) {
     const tb = st.table;
     const n = tb.players;
     const mine = st.you;
+    // The typed name lives in the state, so a re-render (any server frame) keeps it.
     const nameInput = mine === null
-      ? h("input", { "data-testid": "join-name", maxlength: 24, value: loadName(), placeholder: t("your_name"), "data-focus": "join-name" })
+      ? h("input", {
+        "data-testid": "join-name", maxlength: 24, value: st.joinName ?? loadName(), placeholder: t("your_name"),
+        "data-focus": "join-name", oninput: (e) => { st.joinName = e.target.value; },
+      })
       : null;
     const areas4 = ["s0", "s1", "s2", "s3"];
     const areas = n === 2 ? ["s0", "s2"] : n === 3 ? ["s0", "s1", "s3"] : areas4;
