@@ -3,6 +3,7 @@
 const DICT = {
   en: {
     app_title: "Five Up Online",
+    tagline: "Five Up — dominoes for 2, 3 or 4 players (4 in partnerships). Score whenever the open ends add up to a multiple of five; first to 61 wins.",
     lang_label: "Language",
     conn_open: "Connected", conn_connecting: "Connecting…", conn_reconnecting: "Reconnecting…", conn_closed: "Offline",
     home_create: "Create a table", table_name: "Table name", players: "Players", public_table: "Public (listed in the lobby)",
@@ -52,6 +53,7 @@ const DICT = {
   },
   uk: {
     app_title: "П'ять — онлайн",
+    tagline: "«П'ять» — доміно на 2, 3 або 4 гравців (учотирьох — парами). Очки, коли сума відкритих кінців кратна п'яти; перемагає той, хто перший набере 61.",
     lang_label: "Мова",
     conn_open: "З'єднано", conn_connecting: "З'єднання…", conn_reconnecting: "Перепідключення…", conn_closed: "Немає зв'язку",
     home_create: "Створити стіл", table_name: "Назва столу", players: "Гравців", public_table: "Публічний (видно в лобі)",

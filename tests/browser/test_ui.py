@@ -273,3 +273,28 @@ def test_typed_name_survives_server_frames(new_page) -> None:  # type: ignore[no
     assert bob.input_value("[data-testid=join-name]") == "Bob"
     bob.click("[data-testid=sit-1]")
     bob.wait_for_selector("[data-testid=seat-1].mine")
+
+
+def test_zoom_and_pan(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(21)
+    ann, bob, _ = _two_player_game(new_page)
+    for _ in range(4):
+        act(_advance_until([ann, bob], rng, lambda p: True), rng)
+    sync([ann, bob])
+    vb0 = [float(x) for x in ann.get_attribute("svg.board", "viewBox").split()]
+    ann.locator("svg.board").focus()
+    ann.keyboard.press("+")
+    ann.wait_for_function(f"document.querySelector('svg.board').viewBox.baseVal.width < {vb0[2] - 0.01}")
+    vb1 = [float(x) for x in ann.get_attribute("svg.board", "viewBox").split()]
+    box = ann.query_selector("svg.board").bounding_box()
+    # Drag the felt near its top-left corner (away from tiles and targets).
+    x, y = box["x"] + 30, box["y"] + box["height"] - 30
+    ann.mouse.move(x, y)
+    ann.mouse.down()
+    ann.mouse.move(x + 120, y - 60, steps=6)
+    ann.mouse.up()
+    vb2 = [float(v) for v in ann.get_attribute("svg.board", "viewBox").split()]
+    assert vb2[0] < vb1[0] and vb2[1] > vb1[1]  # content moved right and up
+    assert abs(vb2[2] - vb1[2]) < 0.01
+    ann.keyboard.press("0")
+    ann.wait_for_function(f"Math.abs(document.querySelector('svg.board').viewBox.baseVal.width - {vb0[2]}) < 0.01")

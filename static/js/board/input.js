@@ -76,27 +76,35 @@ export function dragHandler({ onStart, onDrop, makeGhost }) {
   };
 }
 
-/** Pan the board by dragging empty felt; wheel zooms. */
-export function attachZoomPan(svg, getZoom, setZoom) {
-  let start = null;
+/**
+ * Pan the board by dragging empty felt; the wheel zooms. The board SVG is redrawn on
+ * every change, so the drag is followed at the document level and measured against
+ * whichever board element is current (`getSvg()`).
+ */
+export function attachZoomPan(svg, getZoom, setZoom, getSvg = () => svg) {
   svg.addEventListener("pointerdown", (e) => {
     if (e.target.closest && e.target.closest("[data-move]")) return;
-    start = { x: e.clientX, y: e.clientY, z: { ...getZoom() } };
-    svg.setPointerCapture && svg.setPointerCapture(e.pointerId);
+    if (e.button !== undefined && e.button !== 0) return;
+    const start = { x: e.clientX, y: e.clientY, z: { ...getZoom() } };
+    const move = (ev) => {
+      const cur = getSvg();
+      const vb = cur && cur.viewBox && cur.viewBox.baseVal;
+      const rect = cur && cur.getBoundingClientRect();
+      if (!vb || !rect || !rect.width) return;
+      const scale = Math.max(vb.width / rect.width, vb.height / rect.height) / 10; // grid units per px
+      const dx = (ev.clientX - start.x) * scale, dy = (ev.clientY - start.y) * scale;
+      if (Math.abs(dx) + Math.abs(dy) < 0.3) return;
+      setZoom({ k: start.z.k, x: start.z.x - dx, y: start.z.y - dy });
+    };
+    const up = () => {
+      document.removeEventListener("pointermove", move);
+      document.removeEventListener("pointerup", up);
+      document.removeEventListener("pointercancel", up);
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", up);
+    document.addEventListener("pointercancel", up);
   });
-  svg.addEventListener("pointermove", (e) => {
-    if (!start) return;
-    const vb = svg.viewBox.baseVal;
-    const rect = svg.getBoundingClientRect();
-    if (!vb || !rect.width) return;
-    const scale = Math.max(vb.width / rect.width, vb.height / rect.height) / 10; // grid units per px
-    const dx = (e.clientX - start.x) * scale, dy = (e.clientY - start.y) * scale;
-    if (Math.abs(dx) + Math.abs(dy) < 0.5) return;
-    setZoom({ k: start.z.k, x: start.z.x - dx, y: start.z.y - dy }, true);
-  });
-  const end = () => { start = null; };
-  svg.addEventListener("pointerup", end);
-  svg.addEventListener("pointercancel", end);
   svg.addEventListener("wheel", (e) => {
     e.preventDefault();
     const z = getZoom();

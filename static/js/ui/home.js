@@ -14,10 +14,10 @@ export function renderHome(root, app) {
   const pub = h("input", { type: "checkbox", "data-testid": "create-public", checked: true });
   const host = h("input", { "data-testid": "create-host-name", required: true, maxlength: 24, value: loadName() });
   const form = h("form", { "data-testid": "create-form" },
-    h("div", { class: "form-row" }, h("label", { text: t("table_name") }), name),
-    h("div", { class: "form-row inline" }, h("label", { text: t("players") }), players,
+    h("label", { class: "form-row" }, h("span", { text: t("table_name") }), name),
+    h("div", { class: "form-row inline" }, h("label", {}, h("span", { text: t("players") + " " }), players),
       h("label", {}, pub, " ", t("public_table"))),
-    h("div", { class: "form-row" }, h("label", { text: t("your_name") }), host),
+    h("label", { class: "form-row" }, h("span", { text: t("your_name") }), host),
     h("button", { class: "primary", type: "submit", "data-testid": "create-submit", text: t("create") }));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -35,7 +35,7 @@ export function renderHome(root, app) {
     }
   });
 
-  const code = h("input", { "data-testid": "join-code-input", maxlength: 12, autocapitalize: "characters", placeholder: "K7QX2M" });
+  const code = h("input", { "data-testid": "join-code-input", maxlength: 12, autocapitalize: "characters", placeholder: "K7QX2M", "aria-label": t("code") });
   const joinForm = h("form", { class: "form-row inline", "data-testid": "join-code-form" },
     code, h("button", { type: "submit", "data-testid": "join-code-submit", text: t("go") }));
   joinForm.addEventListener("submit", (e) => {
@@ -79,6 +79,7 @@ export function renderHome(root, app) {
   loadLobby();
   const timer = setInterval(loadLobby, 5000);
 
+  root.appendChild(h("p", { class: "tagline", text: t("tagline") }));
   root.appendChild(h("div", { class: "home" },
     h("section", { class: "card" }, h("h2", { text: t("home_create") }), form, err),
     h("section", { class: "card" }, h("h2", { text: t("join_by_code") }), joinForm,

@@ -325,7 +325,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       const tg = e.target.closest && e.target.closest("[data-move]");
       if (tg) play(tg.getAttribute("data-move"));
     });
-    attachZoomPan(svg, () => st.zoom, (z) => setZoom(z));
+    attachZoomPan(svg, () => st.zoom, (z) => setZoom(z), () => root.querySelector("svg.board"));
     const sum = v.layout ? v.layout.sum : 0;
     const info = h("div", { class: "board-info" },
       h("span", { class: "stock", "data-testid": "stock-count", "data-stock": v.stock, text: t("stock", { n: v.stock }) }),
@@ -334,7 +334,10 @@ export function openTable(root, app, code, { watch = false } = {}) {
       h("button", { "aria-label": t("zoom_out"), title: t("zoom_out"), onclick: () => { const k = Math.max(1, st.zoom.k / 1.25); setZoom({ k, x: k === 1 ? 0 : st.zoom.x, y: k === 1 ? 0 : st.zoom.y }); }, text: "−" }),
       h("button", { "aria-label": t("zoom_reset"), title: t("zoom_reset"), onclick: () => setZoom({ k: 1, x: 0, y: 0 }), text: "⤢" }),
       h("button", { "aria-label": t("zoom_in"), title: t("zoom_in"), onclick: () => setZoom({ ...st.zoom, k: Math.min(6, st.zoom.k * 1.25) }), text: "+" }));
-    const boardWrap = h("div", { class: "board-wrap" }, svg, info, zoomCtl,
+    const focused = targets[st.focusIdx];
+    const announce = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "target-announce",
+      text: focused ? focused.label : "" });
+    const boardWrap = h("div", { class: "board-wrap" }, svg, info, zoomCtl, announce,
       you === null ? h("div", { class: "spectating-banner", "data-testid": "spectating-banner" },
         h("span", { class: "badge spectating", text: "👁 " + t("spectating") }), h("div", { class: "meta", text: t("spectating_note") })) : null);
     felt.appendChild(boardWrap);
