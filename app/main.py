@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
 from app.api import client, health, routes_tables, ws
+from app.api.limits import BodySizeLimit
 from app.core.logging import setup_logging
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:

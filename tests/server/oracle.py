@@ -68,6 +68,8 @@ def check_frames(frames: list[dict[str, Any]], recipient: int | None,
     checked = 0
     for i, frame in enumerate(frames):
         kind = frame["type"]
+        if kind == "event":  # gapless, increasing per recipient after its snapshot
+            assert seq is not None and frame["seq"] == seq + 1, (label, i, seq, frame["seq"])
         if kind in ("snapshot", "event"):
             seq = frame["seq"]
         if kind == "snapshot":

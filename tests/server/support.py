@@ -101,6 +101,7 @@ class WsClient:
         self._reader: asyncio.Task[None] | None = None
         self._changed = asyncio.Condition()
         self.closed: tuple[int | None, str] | None = None
+        self.gaps: list[tuple[int, int]] = []  # (last seq, next event seq) when not +1
 
     async def connect(self) -> WsClient:
         self.conn = await websockets.connect(self.url, max_size=2**24)
@@ -119,7 +120,8 @@ class WsClient:
                     self.last_seq = frame["seq"]
                     self.view, self.table = frame["view"], frame["table"]
                 elif frame["type"] == "event":
-                    assert frame["seq"] == self.last_seq + 1, (self.label, frame["seq"], self.last_seq)
+                    if frame["seq"] != self.last_seq + 1:
+                        self.gaps.append((self.last_seq, frame["seq"]))
                     self.last_seq = frame["seq"]
                     self.view, self.table = frame["view"], frame["table"]
                 async with self._changed:
@@ -131,10 +133,12 @@ class WsClient:
             async with self._changed:
                 self._changed.notify_all()
 
-    async def wait_for(self, pred: Callable[[WsClient], bool], timeout: float = 20) -> None:
+    async def wait_for(self, pred: Callable[[WsClient], bool], timeout: float = 30) -> None:
+        """Wait until ``pred(self)``; fails at once if a seq gap was ever seen."""
         async with asyncio.timeout(timeout):
             async with self._changed:
-                await self._changed.wait_for(lambda: pred(self))
+                await self._changed.wait_for(lambda: bool(self.gaps) or pred(self))
+        assert not self.gaps, f"{self.label}: seq gaps {self.gaps}"
 
     async def send(self, obj: Any) -> None:
         assert self.conn is not None

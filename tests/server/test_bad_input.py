@@ -118,3 +118,18 @@ def test_any_json_body_is_answered_without_a_5xx(live: ServerProcess, body: obje
         for path in ("/api/tables", "/api/tables/ABCDEF/join"):
             r = client.post(path, json=body)
             assert r.status_code < 500, (path, body, r.text)
+
+
+async def test_huge_request_bodies_are_refused_with_413(http: httpx.AsyncClient) -> None:
+    big = '{"name": "' + "x" * 100_000 + '", "players": 2, "public": true, "host_name": "a"}'
+    r = await http.post("/api/tables", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["detail"]["code"] == "too_large"
+
+    async def chunks():  # type: ignore[no-untyped-def]
+        for _ in range(100):
+            yield b"x" * 1024
+
+    r = await http.post("/api/tables", content=chunks(),
+                        headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    assert (await http.get("/healthz")).status_code == 200

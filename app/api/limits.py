@@ -1,0 +1,63 @@
+"""Request body size limit (pure ASGI middleware): bodies over ``max_bytes`` get 413
+before the app reads them, with or without a Content-Length header."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class BodyTooLarge(Exception):
+    """Raised inside ``receive`` when a streamed body passes the limit."""
+
+
+class BodySizeLimit:
+    """Refuse HTTP request bodies larger than ``max_bytes`` with 413."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int = 64 * 1024) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            await _too_large(send)
+            return
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await _too_large(send)
+
+
+async def _too_large(send: Send) -> None:
+    body: dict[str, Any] = {"detail": {"code": "too_large", "message": "request body too large"}}
+    raw = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(raw)).encode())]})
+    await send({"type": "http.response.body", "body": raw})
