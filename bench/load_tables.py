@@ -4,7 +4,8 @@ Plays ``--tables`` tables concurrently against a running server (protocol:
 docs/protocol.md). Each table bot creates a private table over HTTP, fills the other
 seats with ``join`` (one seat token each), connects one WebSocket per seat, starts the
 match and then, whenever a seat's view says it is that seat's turn, sends a move picked
-from the view's ``legal`` list (placements first, then ``draw``, then ``pass``). Rounds
+from the view's ``legal`` list (a random placement, else ``draw``; a forced ``pass`` is
+left to the server, which plays it itself in the same transaction). Rounds
 are continued with ``next_round`` and finished matches with ``rematch``, so every table
 keeps playing for the whole run.
 
@@ -273,6 +274,8 @@ class TableBot:
             legal = view.get("legal") or []
             if view.get("turn") != seat or not legal:
                 return
+            if len(legal) == 1 and legal[0]["kind"] == "pass":
+                return  # the server plays a forced pass itself, in the same transaction
             places = [m for m in legal if m["kind"] in ("place", "open")]
             # a placement if there is one, else draw, else pass
             choice = run.rng.choice(places)["move"] if places else legal[0]["move"]
