@@ -107,7 +107,7 @@ async def test_bad_codes_tokens_and_seats_are_4xx(http: httpx.AsyncClient) -> No
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(body=st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
         st.sampled_from(["name", "players", "public", "host_name", "seat", "x"]), inner,
         max_size=5),
