@@ -298,3 +298,23 @@ def test_zoom_and_pan(new_page) -> None:  # type: ignore[no-untyped-def]
     assert abs(vb2[2] - vb1[2]) < 0.01
     ann.keyboard.press("0")
     ann.wait_for_function(f"Math.abs(document.querySelector('svg.board').viewBox.baseVal.width - {vb0[2]}) < 0.01")
+
+
+def test_change_seat_before_the_start(new_page) -> None:  # type: ignore[no-untyped-def]
+    ann = new_page()
+    code = create_table(ann, players=3, host="Ann")
+    bob = new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    bob.click("[data-testid=sit-2]")  # "Move here"
+    bob.wait_for_selector("[data-testid=seat-2].mine")
+    ann.wait_for_selector("[data-testid=seat-2][data-taken='1']")
+    ann.wait_for_selector("[data-testid=seat-1][data-taken='0']")
+    assert "Bob" in ann.inner_text("[data-testid=seat-2]")
+    # The host cannot start before every seat is filled.
+    assert ann.is_disabled("[data-testid=start-button]")
+    cid = new_page()
+    join_table(cid, code, name="Cid", seat=1)
+    ann.wait_for_selector("[data-testid=start-button]:not([disabled])")
+    ann.click("[data-testid=start-button]")
+    bob.wait_for_selector("[data-testid=play][data-you='2']")
+    assert len(hand(bob)) == 5

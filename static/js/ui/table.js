@@ -107,7 +107,15 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   async function sitAt(seat, nameInput) {
     if (st.token && st.you !== null) {
-      await httpAction(() => api.seat(code, seat, st.token));
+      const info = await httpAction(() => api.seat(code, seat, st.token));
+      if (info) {
+        // Our seat changed: remember it and reconnect, so the server projects the
+        // table for the new seat from now on.
+        saveSeat(code, st.token, seat);
+        st.you = seat;
+        update({ table: info }, true);
+        connect();
+      }
       return;
     }
     const name = (nameInput ? nameInput.value : loadName()).trim();
