@@ -338,9 +338,6 @@ async def run_bots(
                 f" in {setup_s:.1f}s; starting",
                 file=sys.stderr,
             )
-        now = time.perf_counter()
-        run.window_start = now + args.warmup
-        run.window_end = run.window_start + args.duration
 
         async def begin(bot: TableBot) -> None:
             async with gate:
@@ -350,8 +347,18 @@ async def run_bots(
                     run.stats.setup_failures += 1
                     print(f"table {bot.index}: start failed: {exc!r}", file=sys.stderr)
 
+        t_start = time.perf_counter()
         await asyncio.gather(*(begin(b) for b in ready))
-        await asyncio.sleep(max(0.0, run.window_start - time.perf_counter()))
+        # The window opens --warmup seconds after the LAST table has started.
+        started = time.perf_counter()
+        run.window_start = started + args.warmup
+        run.window_end = run.window_start + args.duration
+        if not args.quiet:
+            print(
+                f"[pid {os.getpid()}] all tables started in {started - t_start:.1f}s",
+                file=sys.stderr,
+            )
+        await asyncio.sleep(args.warmup)
         cpu0 = tree_cpu_seconds(args.server_pid), time.process_time()
         deadline = run.window_end
         while time.perf_counter() < deadline and run.budget_left():
@@ -366,9 +373,21 @@ async def run_bots(
     return run.stats
 
 
+def hard_limit(args: argparse.Namespace) -> float:
+    """Seconds after which a run is abandoned, whatever state it is in."""
+    return args.setup_timeout + args.warmup + args.duration + args.drain + 30
+
+
+async def bounded(args: argparse.Namespace, tables: int, first: int, barrier: Any = None) -> Stats:
+    try:
+        return await asyncio.wait_for(run_bots(args, tables, first, barrier), hard_limit(args))
+    except TimeoutError:
+        raise SystemExit(f"load_tables: gave up after {hard_limit(args):.0f}s") from None
+
+
 def _child(args: argparse.Namespace, tables: int, first: int, barrier: Any, out: Any) -> None:
     _use_uvloop()
-    stats = asyncio.run(run_bots(args, tables, first, barrier))
+    stats = asyncio.run(bounded(args, tables, first, barrier))
     out.put(stats)
 
 
@@ -390,6 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--procs", type=int, default=1, help="client processes sharing the tables")
     p.add_argument("--setup-concurrency", type=int, default=50)
     p.add_argument("--drain", type=float, default=1.0, help="seconds to wait before closing")
+    p.add_argument(
+        "--setup-timeout", type=float, default=300.0, help="bound on seating and starting"
+    )
     p.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     p.add_argument("--seed", default="fiveup", help="seed for the bots' move choice")
     p.add_argument(
@@ -410,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     total = Stats()
     if args.procs <= 1:
         _use_uvloop()
-        total = asyncio.run(run_bots(args, args.tables, 0))
+        total = asyncio.run(bounded(args, args.tables, 0))
     else:
         ctx = multiprocessing.get_context("fork")
         barrier = ctx.Barrier(args.procs)
@@ -424,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
             proc.start()
             procs.append(proc)
             first += n
-        hard = time.monotonic() + args.warmup + args.duration + 300
+        hard = time.monotonic() + hard_limit(args) + 10
         for _ in procs:
             total.merge(out.get(timeout=max(1.0, hard - time.monotonic())))
         for proc in procs:
