@@ -170,7 +170,7 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
     pages = [new_page()]
     code = create_table(pages[0], players=4, host=names[0])
     for seat in (1, 2, 3):
-        pg = new_page()
+        pg = new_page(390, 844) if seat == 3 else new_page()  # Dee plays on a phone
         join_table(pg, code, name=names[seat], seat=seat)
         pages.append(pg)
     host = pages[0]
@@ -191,6 +191,8 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
         steps["n"] += 1
         if steps["n"] == 9:
             shot(host, "06-four-playing")
+            shot(pages[3], "06-four-phone")
+            assert pages[3].evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
     play_until_round_end(pages, rng, on_step=maybe_shot)
     for p in pages:
