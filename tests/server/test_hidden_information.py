@@ -58,6 +58,7 @@ async def play_match_over_websockets(live: ServerProcess, http: httpx.AsyncClien
                 range(max(0, old.last_seq - 7) + 1, reply["seq"] + 1))
             seats[i] = fresh
             everyone.append((fresh, i))
+    await check_history(http, code, tokens)
     if rematch:  # every seat agrees over the socket: match 2 starts at the same table
         for i, c in enumerate(seats):
             await c.send({"type": "rematch"})
@@ -100,6 +101,26 @@ async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
         mid = next(s for s in states.values()
                    if s and s["round"]["result"] is None and s["round"]["stock"])
         assert hidden_from(mid, None) >= set(mid["round"]["stock"])
+
+
+async def check_history(http: httpx.AsyncClient, code: str, tokens: list[str]) -> None:
+    """History after the match, per recipient: another seat's draw is never shown, and a
+    tile left in a round's stock (never drawn, never revealed) never appears in it."""
+    every = {f"{a}|{b}" for a in range(7) for b in range(a, 7)}
+    for recipient in [*range(len(tokens)), None]:
+        headers = {} if recipient is None else {"Authorization": f"Bearer {tokens[recipient]}"}
+        history = (await http.get(f"/api/tables/{code}/history", headers=headers)).json()
+        assert history["you"] == recipient and history["rounds"]
+        for record in history["rounds"]:
+            settlement = record["settlement"]
+            assert settlement is not None  # the match is over: every round is settled
+            placed = {mv["tile"] for mv in record["moves"] if mv["kind"] in ("open", "place")}
+            revealed = {t for hand in settlement["hands"] for t in hand}
+            never_seen = every - placed - revealed
+            assert not tiles_named(record) & never_seen, (recipient, record["round"])
+            for mv in record["moves"]:
+                if mv["kind"] == "draw" and mv["seat"] != recipient:
+                    assert mv["drawn"] is None
 
 
 def test_oracle_extracts_tiles_from_any_string() -> None:
