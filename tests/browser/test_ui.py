@@ -318,3 +318,22 @@ def test_change_seat_before_the_start(new_page) -> None:  # type: ignore[no-unty
     ann.click("[data-testid=start-button]")
     bob.wait_for_selector("[data-testid=play][data-you='2']")
     assert len(hand(bob)) == 5
+
+
+def test_leave_and_kick_before_the_start(new_page) -> None:  # type: ignore[no-untyped-def]
+    ann = new_page()
+    code = create_table(ann, players=3, host="Ann")
+    bob = new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    cid = new_page()
+    join_table(cid, code, name="Cid", seat=2)
+    # Bob leaves: his seat is free again and his page offers the seats to sit in.
+    bob.click("[data-testid=leave-button]")
+    bob.wait_for_selector("[data-testid=sit-1]")
+    ann.wait_for_selector("[data-testid=seat-1][data-taken='0']")
+    # The host removes Cid: Cid's page turns into a spectator's page, with words.
+    ann.click("[data-testid=kick-2]")
+    ann.wait_for_selector("[data-testid=seat-2][data-taken='0']")
+    cid.wait_for_selector("[data-testid=sit-2]")
+    cid.wait_for_selector("[data-testid=error]")
+    assert cid.query_selector("[data-testid=seat-2].mine") is None

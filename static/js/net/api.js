@@ -36,6 +36,7 @@ export const api = {
   join: (code, name, seat) => call("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name, seat }),
   seat: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seat`, { seat }, token),
   leave: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/leave`, undefined, token),
+  kick: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/kick`, { seat }, token),
   start: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/start`, undefined, token),
   rematch: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/rematch`, undefined, token),
 };

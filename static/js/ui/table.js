@@ -50,6 +50,14 @@ export function openTable(root, app, code, { watch = false } = {}) {
         const patch = { seq: m.seq };
         if (m.view !== undefined) patch.view = m.view;
         if (m.table !== undefined) patch.table = m.table;
+        // Removed from our seat before the start (kicked): carry on as a spectator.
+        const ev = m.event || {};
+        if ((ev.type === "kicked" || ev.type === "left") && st.you !== null && ev.seat === st.you && st.token) {
+          forgetSeat(code);
+          st.token = null; st.you = null;
+          update({ error: ev.type === "kicked" ? t("you_were_removed") : null }, true);
+          setTimeout(connect, 0);
+        }
         // A new move invalidates any selection made against the old position.
         if (m.event && m.event.type === "move") { patch.selected = null; patch.busy = false; }
         if (m.event && (m.event.type === "round_started" || m.event.type === "started" || m.event.type === "rematch_started")) {
@@ -259,6 +267,26 @@ export function openTable(root, app, code, { watch = false } = {}) {
           " ", h("strong", { text: taken ? s.name : t("empty_seat") }),
           tb.host === s.seat ? h("small", { text: " (" + t("host") + ")" }) : null,
           mine === s.seat ? h("small", { text: " (" + t("you") + ")" }) : null),
+        taken && tb.status === "waiting" && mine !== null && tb.host === mine && s.seat !== mine
+          ? h("button", {
+            class: "small", "data-testid": "kick-" + s.seat,
+            onclick: () => httpAction(() => api.kick(code, s.seat, st.token)), text: t("remove"),
+          })
+          : null,
+        taken && tb.status === "waiting" && mine === s.seat
+          ? h("button", {
+            class: "small", "data-testid": "leave-button",
+            onclick: async () => {
+              const info = await httpAction(() => api.leave(code, st.token));
+              if (info) {
+                forgetSeat(code);
+                st.token = null; st.you = null;
+                update({ table: info }, true);
+                connect();
+              }
+            }, text: t("leave"),
+          })
+          : null,
         !taken && tb.status === "waiting"
           ? h("button", {
             "data-testid": "sit-" + s.seat, "data-focus": "sit-" + s.seat,
