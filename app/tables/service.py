@@ -146,6 +146,20 @@ class TableService:
             raise not_found()
         return tid
 
+    async def _retrying(
+        self, table_id: int, change: Callable[[_Tx], Awaitable[Any]], attempts: int = 4
+    ) -> tuple[Any, _Tx]:
+        """``_mutate`` for table actions that are re-decided on fresh state (seating,
+        start, votes): a conflict with another writer is retried, never for moves (a
+        move was chosen against one state; it gets ``stale``/``conflict`` instead)."""
+        for attempt in range(attempts):
+            try:
+                return await self._mutate(table_id, change)
+            except TableError as err:
+                if err.code != "conflict" or attempt == attempts - 1:
+                    raise
+        raise AssertionError("unreachable")
+
     async def _mutate(
         self, table_id: int, change: Callable[[_Tx], Awaitable[Any]]
     ) -> tuple[Any, _Tx]:
@@ -262,6 +276,8 @@ class TableService:
 
         async def change(tx: _Tx) -> int:
             s = self._check_seat(tx, seat)
+            if tx.table.status == TableStatus.CLOSED:
+                raise TableError("table_closed", "everybody left this table", 409)
             if tx.table.status != TableStatus.WAITING:
                 raise TableError("already_started", "the match has already started", 409)
             if tx.player_at(s) is not None:
@@ -275,12 +291,7 @@ class TableService:
                     seat=s, player_id=player.id)
             return s
 
-        try:
-            s, tx = await self._mutate(await self._table_id(code), change)
-        except TableError as err:
-            if err.code == "conflict":
-                raise TableError("seat_taken", "that seat was just taken", 409) from None
-            raise
+        s, tx = await self._retrying(await self._table_id(code), change)
         return table_info(tx.table, tx.players, tx.match), token, s
 
     async def change_seat(self, code: str, token: str | None, seat: Any) -> dict[str, Any]:
@@ -302,7 +313,7 @@ class TableService:
             tx.emit("moved_seat", {"type": "moved_seat", "from": old, "to": s, "name": player.name},
                     seat=s, player_id=player.id)
 
-        _, tx = await self._mutate(await self._table_id(code), change)
+        _, tx = await self._retrying(await self._table_id(code), change)
         return table_info(tx.table, tx.players, tx.match)
 
     async def leave(self, code: str, token: str | None) -> dict[str, Any]:
@@ -314,7 +325,7 @@ class TableService:
                 raise TableError("already_started", "you cannot leave a match in play", 409)
             await self._remove(tx, player, "left")
 
-        _, tx = await self._mutate(await self._table_id(code), change)
+        _, tx = await self._retrying(await self._table_id(code), change)
         return table_info(tx.table, tx.players, tx.match)
 
     async def kick(self, code: str, token: str | None, seat: Any) -> dict[str, Any]:
@@ -334,7 +345,7 @@ class TableService:
                 raise TableError("bad_seat", "use leave to leave your own table", 400)
             await self._remove(tx, target, "kicked")
 
-        _, tx = await self._mutate(await self._table_id(code), change)
+        _, tx = await self._retrying(await self._table_id(code), change)
         return table_info(tx.table, tx.players, tx.match)
 
     @staticmethod
@@ -366,7 +377,7 @@ class TableService:
                 raise TableError("seats_not_filled", "every seat must be filled to start", 409)
             self._new_match(tx, "started")
 
-        _, tx = await self._mutate(await self._table_id(code), change)
+        _, tx = await self._retrying(await self._table_id(code), change)
         return table_info(tx.table, tx.players, tx.match)
 
     def _new_match(self, tx: _Tx, kind: str) -> None:
@@ -396,7 +407,7 @@ class TableService:
             if len(tx.table.rematch_votes) >= len(tx.players):
                 self._new_match(tx, "rematch_started")
 
-        _, tx = await self._mutate(table_id, change)
+        _, tx = await self._retrying(table_id, change)
         return table_info(tx.table, tx.players, tx.match)
 
     # -- play --------------------------------------------------------------------------
@@ -529,7 +540,7 @@ class TableService:
                     and not m.over and m.round_number == round_number):
                 self._deal_next(tx)
 
-        await self._mutate(table_id, change)
+        await self._retrying(table_id, change)
 
     async def ready(self, table_id: int, token: str | None) -> None:
         """A seat is ready for the next round; dealt when every seat is ready."""
@@ -546,7 +557,7 @@ class TableService:
             if len(tx.table.ready) >= len(tx.players):
                 self._deal_next(tx)
 
-        await self._mutate(table_id, change)
+        await self._retrying(table_id, change)
 
     async def resume_timers(self) -> None:
         """After a (re)start: schedule the next deal for every table waiting on one."""

@@ -135,3 +135,38 @@ async def test_deals_and_lots_use_the_os_csprng(service: TableService) -> None:
     code, _, _ = await seated(service, 4)
     m, _ = await current_match(service, code)
     assert m.players == 4 and m.turn in range(4)
+
+
+async def test_concurrent_joins_from_two_servers_are_both_decided_on_fresh_state(
+    service: TableService, db_url: str
+) -> None:
+    import asyncio
+
+    from app.core.urls import is_postgres
+    from app.db.session import make_engine, make_sessionmaker
+
+    engine = make_engine(db_url)
+    other = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url))
+    try:
+        info, _, _ = await service.create("T", 4, True, "Ann")
+        code = info["code"]
+        seats = await asyncio.gather(service.join(code, "Bob", 1), other.join(code, "Cy", 2))
+        assert sorted(s for _, _, s in seats) == [1, 2]  # different seats: both seated
+        results = await asyncio.gather(service.join(code, "Dee", 3), other.join(code, "Eve", 3),
+                                       return_exceptions=True)
+        errors = [r for r in results if isinstance(r, BaseException)]
+        assert len(errors) == 1 and isinstance(errors[0], TableError)
+        assert errors[0].code == "seat_taken"
+        final = await service.info(code)
+        assert [s["name"] is not None for s in final["seats"]] == [True] * 4
+    finally:
+        await engine.dispose()
+
+
+async def test_joining_a_closed_table_is_refused(service: TableService) -> None:
+    info, host, _ = await service.create("T", 2, True, "Ann")
+    closed = await service.leave(info["code"], host)
+    assert closed["status"] == "closed" and closed["host"] is None
+    with pytest.raises(TableError) as err:
+        await service.join(info["code"], "Bob", 1)
+    assert err.value.code == "table_closed"
