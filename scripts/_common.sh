@@ -1,9 +1,9 @@
 # Shared helpers for scripts/serve and scripts/test. Sourced, not run.
 #
-# Python environment (decided once, documented in README "Set-up details"):
+# Python environment (documented in README, "Python environment"):
 #   * an already active virtualenv ($VIRTUAL_ENV) is used as it is;
 #   * otherwise FIVEUP_VENV=0 uses the first Python >= 3.11 on PATH directly
-#     (what CI does not need, but handy for a machine-wide pyenv Python);
+#     (e.g. a machine-wide pyenv Python);
 #   * otherwise (the default) a project-local virtualenv in ./.venv is created
 #     from the first Python >= 3.11 on PATH and used.
 # Dependencies are (re)installed only when pyproject.toml changed since the last
