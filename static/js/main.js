@@ -49,6 +49,7 @@ function route() {
     dispose = openTable(root, app, m[1], { watch });
   } else {
     document.body.dataset.screen = "home";
+    document.title = t("app_title");
     app.setConn("idle");
     dispose = renderHome(root, app);
   }

@@ -407,10 +407,23 @@ export function openTable(root, app, code, { watch = false } = {}) {
     } else status = v.turn !== null ? t("turn_of", { name: seatName(v.turn) }) : "";
     felt.appendChild(h("div", { class: "status-line", style: { gridColumn: "1 / -1" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "aria-live": "polite", text: status }));
 
+    // The tab title tells a player in another tab that it is their turn.
+    document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
+
     // side panel
     screen.appendChild(renderPanel(v));
     root.appendChild(screen);
-    if (v.phase === "round_over" || v.phase === "match_over") root.appendChild(renderSettlement(v));
+    if (v.phase === "round_over" || v.phase === "match_over") {
+      const overlay = renderSettlement(v);
+      root.appendChild(overlay);
+      // Keyboard users land on the dialog's main button (once per settlement).
+      const key = v.round + ":" + v.phase;
+      if (st.dialogFocused !== key) {
+        st.dialogFocused = key;
+        const btn = overlay.querySelector("button.primary:not([disabled])");
+        if (btn) queueMicrotask(() => btn.focus());
+      }
+    }
   }
 
   function presenceDot(seat) {
@@ -551,7 +564,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       const votes = (tb.rematch_votes || []).map(seatName);
       if (st.you !== null) {
         card.appendChild(h("p", {}, h("button", {
-          class: "primary", "data-testid": "rematch-button", disabled: (tb.rematch_votes || []).includes(st.you),
+          class: "primary", "data-testid": "rematch-button", "data-focus": "rematch", disabled: (tb.rematch_votes || []).includes(st.you),
           onclick: () => httpAction(() => api.rematch(code, st.token)), text: t("rematch"),
         })));
       }
