@@ -110,7 +110,14 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
     for _ in range(7):
         act(_advance_until(pages, rng, lambda p: True), rng)
     multi = "[data-testid=hand-tile][data-playable='1']:not([data-places='1'])"
-    actor = _advance_until(pages, rng, lambda p: p.query_selector(multi) is not None, limit=300)
+    def ready(p) -> bool:  # type: ignore[no-untyped-def]
+        # A tile with two or more places, on a board with some tiles down.
+        return p.query_selector(multi) is not None and len(p.query_selector_all("svg.board [data-board-tile]")) >= 6
+
+    try:
+        actor = _advance_until(pages, rng, ready, limit=120)
+    except AssertionError:
+        actor = _advance_until(pages, rng, lambda p: p.query_selector(multi) is not None, limit=300)
     tile = actor.get_attribute(multi, "data-tile")
     n = int(actor.get_attribute(multi, "data-places"))
     actor.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
