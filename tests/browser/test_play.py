@@ -75,6 +75,11 @@ def test_two_players_play_a_round_with_a_spectator(new_page) -> None:  # type: i
         for p in pages:
             p.wait_for_selector("[data-testid=round-end], [data-testid=match-end]")
         shot(ann, f"04-round-end-{rounds_played}")
+        # The results can be tucked away to look at the final board, and brought back.
+        ann.click("[data-testid=hide-results]")
+        ann.wait_for_selector("[data-testid=show-results]")
+        ann.click("[data-testid=show-results]")
+        ann.wait_for_selector("[data-testid=round-end], [data-testid=match-end]")
         # The settlement reveals every hand, the same on every page; the revealed hands
         # are exactly what the players still held.
         revealed = _settled_hands(ann, 2)

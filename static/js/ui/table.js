@@ -413,7 +413,14 @@ export function openTable(root, app, code, { watch = false } = {}) {
     // side panel
     screen.appendChild(renderPanel(v));
     root.appendChild(screen);
-    if (v.phase === "round_over" || v.phase === "match_over") {
+    const dialogKey = v.round + ":" + v.phase;
+    if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
+      // The results are tucked away so the final board can be studied.
+      root.appendChild(h("div", { class: "dialog-tab" }, h("button", {
+        class: "primary", "data-testid": "show-results", onclick: () => update({ hiddenDialog: null }),
+        text: v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round }),
+      })));
+    } else if (v.phase === "round_over" || v.phase === "match_over") {
       const overlay = renderSettlement(v);
       root.appendChild(overlay);
       // Keyboard users land on the dialog's main button (once per settlement).
@@ -519,6 +526,10 @@ export function openTable(root, app, code, { watch = false } = {}) {
     const s = v.settlement;
     const over = v.phase === "match_over";
     const card = h("div", { class: "card", "data-testid": over ? "match-end" : "round-end", role: "dialog", "aria-modal": "true" });
+    card.appendChild(h("button", {
+      class: "small dialog-hide", "data-testid": "hide-results", "aria-label": t("show_board"), title: t("show_board"),
+      onclick: () => update({ hiddenDialog: v.round + ":" + v.phase }), text: t("show_board"),
+    }));
     if (over) {
       card.appendChild(h("h2", { text: t("match_over") }));
       if (v.winner !== null && v.winner !== undefined) card.appendChild(h("p", { "data-testid": "winner", "data-side": v.winner }, h("strong", { text: t("winner_is", { name: sideNames(v.winner) }) })));
