@@ -11,7 +11,9 @@ from typing import Any
 TILE_RE = re.compile(r"\b[0-6]\|[0-6]\b")
 
 
-def create_table(page: Any, *, players: int, host: str, name: str = "Test table", public: bool = True) -> str:
+def create_table(
+    page: Any, *, players: int, host: str, name: str = "Test table", public: bool = True
+) -> str:
     page.goto("/")
     page.fill("[data-testid=create-name]", name)
     page.fill("[data-testid=create-host-name]", host)
@@ -52,11 +54,18 @@ def sync(pages: list[Any]) -> int:
 
 
 def hand(page: Any) -> list[str]:
-    return page.eval_on_selector_all("[data-testid=hand-tile]", "els => els.map(e => e.dataset.tile)")
+    return page.eval_on_selector_all(
+        "[data-testid=hand-tile]", "els => els.map(e => e.dataset.tile)"
+    )
 
 
 def my_turn(page: Any) -> bool:
-    return page.query_selector("[data-testid=play][data-phase=playing][data-my-turn='1'][data-busy='0']") is not None
+    return (
+        page.query_selector(
+            "[data-testid=play][data-phase=playing][data-my-turn='1'][data-busy='0']"
+        )
+        is not None
+    )
 
 
 def round_over(page: Any) -> bool:
@@ -67,7 +76,8 @@ def act(page: Any, rng: random.Random) -> str:
     """Make one legal action by clicking; returns what was done."""
     before = seq_of(page)
     playable = page.eval_on_selector_all(
-        "[data-testid=hand-tile][data-playable='1']", "els => els.map(e => e.dataset.tile)")
+        "[data-testid=hand-tile][data-playable='1']", "els => els.map(e => e.dataset.tile)"
+    )
     if playable:
         tile = rng.choice(playable)
         # Locators (not element handles): the page re-renders on every server frame.
@@ -76,7 +86,9 @@ def act(page: Any, rng: random.Random) -> str:
         page.wait_for_function(
             f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null"
         )
-        moves = page.eval_on_selector_all("svg.board [data-move]", "els => els.map(e => e.dataset.move)")
+        moves = page.eval_on_selector_all(
+            "svg.board [data-move]", "els => els.map(e => e.dataset.move)"
+        )
         if moves and seq_of(page) == before:
             move = rng.choice(moves)
             page.locator(f"svg.board [data-move='{move}']").click()
@@ -95,7 +107,9 @@ def act(page: Any, rng: random.Random) -> str:
     return done
 
 
-def play_until_round_end(pages: list[Any], rng: random.Random, on_step: Any = None, max_steps: int = 400) -> list[str]:
+def play_until_round_end(
+    pages: list[Any], rng: random.Random, on_step: Any = None, max_steps: int = 400
+) -> list[str]:
     """Players (pages) act in turn until the round-end screen shows on all of them."""
     actions: list[str] = []
     for _ in range(max_steps):

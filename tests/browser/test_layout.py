@@ -71,17 +71,29 @@ def _cases(n_matches: int, seed: int) -> list[dict[str, Any]]:
                 moves = m.legal_moves(seat)
                 if rng.random() < 0.15:
                     v = view_for(m, seat)
-                    cases.append({
-                        "name": f"match {k} round {m.round_number} step {step}",
-                        "tiles": v["layout"]["tiles"], "places": v["layout"]["places"],
-                        "legal": [{"tile": x["tile"], "place": x.get("place")} for x in v["legal"]
-                                  if x["kind"] in ("place", "open")],
-                    })
+                    cases.append(
+                        {
+                            "name": f"match {k} round {m.round_number} step {step}",
+                            "tiles": v["layout"]["tiles"],
+                            "places": v["layout"]["places"],
+                            "legal": [
+                                {"tile": x["tile"], "place": x.get("place")}
+                                for x in v["legal"]
+                                if x["kind"] in ("place", "open")
+                            ],
+                        }
+                    )
                 m.play(seat, rng.choice(moves))
                 step += 1
             v = view_for(m, None)
-            cases.append({"name": f"match {k} round {m.round_number} end", "tiles": v["layout"]["tiles"],
-                          "places": v["layout"]["places"], "legal": []})
+            cases.append(
+                {
+                    "name": f"match {k} round {m.round_number} end",
+                    "tiles": v["layout"]["tiles"],
+                    "places": v["layout"]["places"],
+                    "legal": [],
+                }
+            )
             rounds += 1
             if not m.over:
                 m.next_round(random.Random(rng.randrange(1 << 30)))
@@ -97,7 +109,7 @@ def test_layout_property_on_reachable_layouts(new_page) -> None:  # type: ignore
     assert max(len(c["tiles"]) for c in cases) >= 18  # long games are in the sample
     total: dict[str, int] = {"tiles": 0, "connectors": 0, "far": 0, "ghosts": 0}
     for i in range(0, len(cases), 150):
-        res = page.evaluate(CHECK_JS, {"cases": cases[i:i + 150], "boards": BOARDS})
+        res = page.evaluate(CHECK_JS, {"cases": cases[i : i + 150], "boards": BOARDS})
         assert res["count"] == 0, json.dumps(res["problems"], indent=1)
         for key in total:
             total[key] += res[key]

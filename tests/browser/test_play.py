@@ -7,15 +7,27 @@ import shutil
 
 from .conftest import ARTIFACTS, ROOT, shot
 from .flows import (
-    act, create_table, hand, join_table, my_turn, play_until_round_end, round_over, seq_of, sync,
+    act,
+    create_table,
+    hand,
+    join_table,
+    my_turn,
+    play_until_round_end,
+    round_over,
+    seq_of,
+    sync,
 )
 
 
 def _settled_hands(page, players: int) -> list[list[str]]:  # type: ignore[no-untyped-def]
     out = []
     for seat in range(players):
-        out.append(page.eval_on_selector_all(
-            f"[data-testid=settle-hand-{seat}] [data-tile]", "els => els.map(e => e.dataset.tile)"))
+        out.append(
+            page.eval_on_selector_all(
+                f"[data-testid=settle-hand-{seat}] [data-tile]",
+                "els => els.map(e => e.dataset.tile)",
+            )
+        )
     return out
 
 
@@ -86,7 +98,9 @@ def test_two_players_play_a_round_with_a_spectator(new_page) -> None:  # type: i
         assert revealed == _settled_hands(bob, 2) == _settled_hands(eve, 2)
         assert sorted(revealed[0]) == sorted(hand(ann))
         assert sorted(revealed[1]) == sorted(hand(bob))
-        log_kinds = eve.eval_on_selector_all("[data-testid=log] li", "els => els.map(e => e.dataset.kind)")
+        log_kinds = eve.eval_on_selector_all(
+            "[data-testid=log] li", "els => els.map(e => e.dataset.kind)"
+        )
         if drew or rounds_played >= 6 or eve.query_selector("[data-testid=match-end]"):
             break
         # No draw happened this round (R17 decides, not us): play another one.
@@ -116,13 +130,20 @@ def test_reload_mid_round_resumes(new_page) -> None:  # type: ignore[no-untyped-
     sync(pages)
     before_hand = hand(bob)
     before_log = bob.inner_text("[data-testid=log]")
-    before_board = bob.eval_on_selector_all("svg.board [data-board-tile]", "els => els.map(e => e.dataset.tile)")
+    before_board = bob.eval_on_selector_all(
+        "svg.board [data-board-tile]", "els => els.map(e => e.dataset.tile)"
+    )
     bob.reload()
     bob.wait_for_selector("[data-testid=play]")
     sync(pages)
     assert hand(bob) == before_hand
     assert bob.inner_text("[data-testid=log]") == before_log
-    assert bob.eval_on_selector_all("svg.board [data-board-tile]", "els => els.map(e => e.dataset.tile)") == before_board
+    assert (
+        bob.eval_on_selector_all(
+            "svg.board [data-board-tile]", "els => els.map(e => e.dataset.tile)"
+        )
+        == before_board
+    )
     # The game carries on from the reloaded page.
     sync(pages)
     actor = ann if my_turn(ann) else bob
@@ -161,12 +182,16 @@ def test_reconnect_without_reload_catches_up(new_page) -> None:  # type: ignore[
     # texts differ only where a draw shows the drawn tile to the drawer alone.)
     kinds = "els => els.map(e => e.dataset.kind)"
     assert bob.eval_on_selector_all("[data-testid=log] li", kinds) == ann.eval_on_selector_all(
-        "[data-testid=log] li", kinds)
+        "[data-testid=log] li", kinds
+    )
     tiles = "els => els.map(e => e.dataset.tile)"
-    assert bob.eval_on_selector_all("svg.board [data-board-tile]", tiles) == ann.eval_on_selector_all(
-        "svg.board [data-board-tile]", tiles)
+    assert bob.eval_on_selector_all(
+        "svg.board [data-board-tile]", tiles
+    ) == ann.eval_on_selector_all("svg.board [data-board-tile]", tiles)
     assert bob.inner_text("[data-testid=scores]") == ann.inner_text("[data-testid=scores]")
-    assert bob.get_attribute("[data-testid=play]", "data-turn") == ann.get_attribute("[data-testid=play]", "data-turn")
+    assert bob.get_attribute("[data-testid=play]", "data-turn") == ann.get_attribute(
+        "[data-testid=play]", "data-turn"
+    )
 
 
 def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-untyped-def]
@@ -182,7 +207,12 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
     host.wait_for_selector("[data-testid=seat-3][data-taken='1']")
     partners = host.inner_text("[data-testid=partners]")
     assert "Ann" in partners and "Cid" in partners and "Bob" in partners and "Dee" in partners
-    assert partners.index("Ann") < partners.index("Cid") < partners.index("Bob") < partners.index("Dee")
+    assert (
+        partners.index("Ann")
+        < partners.index("Cid")
+        < partners.index("Bob")
+        < partners.index("Dee")
+    )
     shot(host, "05-four-waiting")
     host.click("[data-testid=start-button]")
     for p in pages:
@@ -197,7 +227,9 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
         if steps["n"] == 9:
             shot(host, "06-four-playing")
             shot(pages[3], "06-four-phone")
-            assert pages[3].evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+            assert pages[3].evaluate(
+                "document.documentElement.scrollWidth <= window.innerWidth + 1"
+            )
         # For the README: a moment with a spinner's branch in play, points scored and
         # a fair number of tiles down.
         if not steps["best"]:

@@ -58,11 +58,17 @@ def test_keyboard_only_play(new_page) -> None:  # type: ignore[no-untyped-def]
             n = len(hand(actor))
             for _ in range(n + 1):
                 actor.keyboard.press("ArrowRight")
-                if actor.evaluate("document.activeElement && document.activeElement.dataset.playable") == "1":
+                if (
+                    actor.evaluate(
+                        "document.activeElement && document.activeElement.dataset.playable"
+                    )
+                    == "1"
+                ):
                     break
             actor.keyboard.press("Enter")
             actor.wait_for_function(
-                f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null")
+                f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null"
+            )
             if seq_of(actor) == before:
                 assert actor.eval_on_selector_all("svg.board [data-move]", "els => els.length") >= 2
                 actor.keyboard.press("ArrowRight")
@@ -84,7 +90,11 @@ def test_drag_a_tile_onto_a_target(new_page) -> None:  # type: ignore[no-untyped
     rng = random.Random(5)
     ann, bob, _ = _two_player_game(new_page)
     pages = [ann, bob]
-    actor = _advance_until(pages, rng, lambda p: p.query_selector("[data-testid=hand-tile][data-playable='1']") is not None)
+    actor = _advance_until(
+        pages,
+        rng,
+        lambda p: p.query_selector("[data-testid=hand-tile][data-playable='1']") is not None,
+    )
     before = seq_of(actor)
     btn = actor.query_selector("[data-testid=hand-tile][data-playable='1']")
     tile = btn.get_attribute("data-tile")
@@ -110,9 +120,13 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
     for _ in range(7):
         act(_advance_until(pages, rng, lambda p: True), rng)
     multi = "[data-testid=hand-tile][data-playable='1']:not([data-places='1'])"
+
     def ready(p) -> bool:  # type: ignore[no-untyped-def]
         # A tile with two or more places, on a board with some tiles down.
-        return p.query_selector(multi) is not None and len(p.query_selector_all("svg.board [data-board-tile]")) >= 6
+        return (
+            p.query_selector(multi) is not None
+            and len(p.query_selector_all("svg.board [data-board-tile]")) >= 6
+        )
 
     try:
         actor = _advance_until(pages, rng, ready, limit=120)
@@ -123,7 +137,8 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
     actor.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
     actor.wait_for_selector("svg.board [data-move]")
     targets = actor.eval_on_selector_all(
-        "svg.board [data-move]", "els => els.map(e => [e.dataset.points, e.textContent])")
+        "svg.board [data-move]", "els => els.map(e => [e.dataset.points, e.textContent])"
+    )
     assert len(targets) == n >= 2
     for pts, label in targets:
         assert pts is not None
@@ -131,8 +146,9 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
     found = True
     assert found
     shot(actor, "08-targets")
-    shutil.copy(ARTIFACTS / "08-targets.png", ROOT / "docs" / "screenshots" / "table-targets.png") if (
-        ROOT / "docs" / "screenshots").exists() else None
+    shutil.copy(
+        ARTIFACTS / "08-targets.png", ROOT / "docs" / "screenshots" / "table-targets.png"
+    ) if (ROOT / "docs" / "screenshots").exists() else None
     # Escape deselects.
     actor.keyboard.press("Escape")
     actor.wait_for_function("document.querySelector('[data-move]') === null")
@@ -157,7 +173,9 @@ def test_language_switch_is_remembered(new_page) -> None:  # type: ignore[no-unt
     page.goto("/")
     assert page.text_content("[data-testid=create-submit]") == "Create"
     page.select_option("[data-testid=lang]", "uk")
-    page.wait_for_function("document.querySelector('[data-testid=create-submit]').textContent === 'Створити'")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=create-submit]').textContent === 'Створити'"
+    )
     page.reload()
     page.wait_for_selector("[data-testid=create-submit]")
     assert page.text_content("[data-testid=create-submit]") == "Створити"
@@ -176,7 +194,7 @@ def test_every_string_is_translated(new_page) -> None:  # type: ignore[no-untype
 
 
 def test_names_are_text_never_html(new_page) -> None:  # type: ignore[no-untyped-def]
-    ann, bob, code = _two_player_game(new_page, host="<b>Ann</b><img src=x>")
+    ann, bob, _code = _two_player_game(new_page, host="<b>Ann</b><img src=x>")
     for p in (ann, bob):
         assert p.query_selector("main b, main img") is None
         assert "<b>Ann</b><img src=x>" in p.inner_text("[data-testid=scores]")
@@ -211,7 +229,7 @@ def test_match_end_screen(new_page) -> None:  # type: ignore[no-untyped-def]
 
     from app.engine import Match, view_for
 
-    ann, bob, code = _two_player_game(new_page)
+    ann, _bob, code = _two_player_game(new_page)
     m = Match.new(2, _r.Random(5))
     rng = _r.Random(5)
     while not m.over:
@@ -225,7 +243,14 @@ def test_match_end_screen(new_page) -> None:  # type: ignore[no-untyped-def]
         info = json.load(r)
     info["status"] = "finished"
     info["scores"] = m.scores
-    frame = {"type": "snapshot", "seq": 10_000, "you": 0, "table": info, "view": view_for(m, 0), "events": []}
+    frame = {
+        "type": "snapshot",
+        "seq": 10_000,
+        "you": 0,
+        "table": info,
+        "view": view_for(m, 0),
+        "events": [],
+    }
     ann.evaluate("f => window.__fiveupTest.inject(f)", frame)
     ann.wait_for_selector("[data-testid=match-end]")
     winner = ann.inner_text("[data-testid=winner]")
@@ -291,7 +316,9 @@ def test_zoom_and_pan(new_page) -> None:  # type: ignore[no-untyped-def]
     vb0 = [float(x) for x in ann.get_attribute("svg.board", "viewBox").split()]
     ann.locator("svg.board").focus()
     ann.keyboard.press("+")
-    ann.wait_for_function(f"document.querySelector('svg.board').viewBox.baseVal.width < {vb0[2] - 0.01}")
+    ann.wait_for_function(
+        f"document.querySelector('svg.board').viewBox.baseVal.width < {vb0[2] - 0.01}"
+    )
     vb1 = [float(x) for x in ann.get_attribute("svg.board", "viewBox").split()]
     box = ann.query_selector("svg.board").bounding_box()
     # Drag the felt near its top-left corner (away from tiles and targets).
@@ -304,7 +331,9 @@ def test_zoom_and_pan(new_page) -> None:  # type: ignore[no-untyped-def]
     assert vb2[0] < vb1[0] and vb2[1] > vb1[1]  # content moved right and up
     assert abs(vb2[2] - vb1[2]) < 0.01
     ann.keyboard.press("0")
-    ann.wait_for_function(f"Math.abs(document.querySelector('svg.board').viewBox.baseVal.width - {vb0[2]}) < 0.01")
+    ann.wait_for_function(
+        f"Math.abs(document.querySelector('svg.board').viewBox.baseVal.width - {vb0[2]}) < 0.01"
+    )
 
 
 def test_change_seat_before_the_start(new_page) -> None:  # type: ignore[no-untyped-def]
