@@ -247,6 +247,20 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
     for p in pages:
         assert round_over(p)
     shot(host, "07-four-round-end")
+    # Everyone says ready: the next round is dealt on every page, scores carried over.
+    scores = host.inner_text("[data-testid=scores]")
+    for i, p in enumerate(pages):
+        p.click("[data-testid=next-round-button]")
+        host.wait_for_function(
+            f"(document.querySelector('[data-testid=ready-list]')?.textContent || '').includes({names[i]!r})"
+            " || document.querySelector('[data-testid=play][data-phase=playing]') !== null"
+        )
+    for p in pages:
+        p.wait_for_selector("[data-testid=play][data-phase=playing]")
+        assert p.query_selector("[data-testid=round-end]") is None
+    assert "round 2" in host.inner_text("[data-testid=play]") or "round 2" in host.inner_text("main")
+    assert host.inner_text("[data-testid=scores]") == scores
+    assert len(hand(pages[1])) == 5
     ARTIFACTS.mkdir(exist_ok=True)
     shots = ROOT / "docs" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
