@@ -207,21 +207,38 @@ export class Layout {
       return this.spiral(isDouble, [0, 0], null);
     }
     const port = this.ports.get(placeKey);
-    let firstHard = null, firstBoard = null;
-    for (const c of this.candidates(port, isDouble)) {
+    let firstHard = null, firstBoard = null, best = null;
+    this.candidates(port, isDouble).forEach((c, rank) => {
       const rect = footprint(c.p, c.d, isDouble);
-      if (!this.free(rect)) continue;
+      if (!this.free(rect)) return;
       const cand = { ...c, rect };
       // A tile that keeps the line's direction must leave room before the edge for
       // the next tile to bend (a bend sticks out 2 units past the line's end).
       const inB = c.kind === "turn" ? this.inBoard(rect) : this.inBoard(grow(rect, c.d, 2));
-      if (inB && this.clearOfReserve(rect, placeKey)) return this.finish(cand, port);
+      if (inB && this.clearOfReserve(rect, placeKey)) {
+        // Among the good spots, prefer the earliest that leaves the line room to go on.
+        const score = rank + this.lookahead(c, isDouble, rect);
+        if (!best || score < best.score) best = { cand, score };
+      }
       if (inB && !firstBoard) firstBoard = cand;
       if (!firstHard) firstHard = cand;
-    }
+    });
+    if (best) return this.finish(best.cand, port);
     if (firstBoard) return this.finish(firstBoard, port);
     if (firstHard) return this.finish(firstHard, port);
     return this.spiral(isDouble, port.p, port);
+  }
+
+  // How hard it will be to continue the line from the tile's far end (0 = straight on
+  // is free, 1.5 = only a bend is free, 4 = boxed in). The tile's own cells count.
+  lookahead(c, isDouble, rect) {
+    const along = isDouble ? TILE_WID : TILE_LEN;
+    const p = add(c.p, mul(c.d, along)), d = c.d;
+    const own = new Set(cellsOf(rect));
+    const ok = (r) => this.inBoard(r) && cellsOf(r).every((x) => !this.occ.has(x) && !own.has(x));
+    if (ok(grow(footprint(p, d, false), d, 2))) return 0;
+    for (const t of [left(d), right(d)]) if (ok(footprint(add(add(p, d), neg(t)), t, false))) return 1.5;
+    return 4;
   }
 
   finish(cand, port) {
