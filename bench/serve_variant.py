@@ -9,7 +9,11 @@ see them too):
   (saves one round trip per session checkout);
 * ``VARIANT_POOL_SIZE=N`` — the pool size (default: the app's own);
 * ``VARIANT_COUNT_SQL=1`` — count the SQL statements executed per process and print
-  them (with the number of commits) to stderr at shutdown.
+  them (with the number of commits) to stderr at shutdown;
+* ``VARIANT_NO_BROKER=1`` — do not start the LISTEN/NOTIFY listener. Only for ONE
+  process: it measures what skipping the redundant re-read of a process's own commits
+  (suggestion 3 in docs/benchmarks.md) would save; with several processes, events would
+  not reach the other processes' sockets.
 
 Usage (DATABASE_URL as for ``fiveup serve``; run ``fiveup migrate`` first)::
 
@@ -65,6 +69,11 @@ def _patch() -> None:
         return engine
 
     session_mod.create_async_engine = create_async_engine  # type: ignore[assignment]
+
+    if os.environ.get("VARIANT_NO_BROKER") == "1":
+        from app.realtime.broker import PgBroker
+
+        PgBroker.start = lambda self: None  # type: ignore[method-assign]
 
 
 def factory() -> FastAPI:
