@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.api import client, health, routes_tables, ws
 from app.api.limits import BodySizeLimit
@@ -71,9 +71,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
         return JSONResponse({"detail": err.as_dict()}, status_code=err.status)
 
-    @app.exception_handler(DBAPIError)
-    async def database_error(_request: Request, err: DBAPIError) -> JSONResponse:
-        log.warning("database error: %s", type(err.orig).__name__)
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(_request: Request, err: SQLAlchemyError) -> JSONResponse:
+        log.warning("database error: %s", type(err).__name__)
         return JSONResponse(
             {"detail": {"code": "unavailable", "message": "the database is unavailable"}},
             status_code=503,

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.realtime.hub import Connection, Hub
@@ -66,7 +66,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     await ws.accept()
     try:
         ident = await service.identify(code[:16], token[:256] if token is not None else None)
-    except DBAPIError:
+    except SQLAlchemyError:
         await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
         return
     except TableError as err:
@@ -82,7 +82,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         await _read_loop(ws, conn, service, hub, max_bytes)
     except WebSocketDisconnect:
         pass
-    except DBAPIError:
+    except SQLAlchemyError:
         await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
     finally:
         await hub.detach(conn)
@@ -121,7 +121,7 @@ async def _read_loop(
                 raise ValueError("a frame is a JSON object with a string 'type'")
             try:
                 await _dispatch(data, conn, service, hub)
-            except (DBAPIError, OSError) as exc:
+            except (SQLAlchemyError, OSError) as exc:
                 log.warning("table %s: database unavailable (%s)", conn.table_id,
                             type(exc).__name__)
                 raise TableError("unavailable", "the database is unavailable; retry", 503) from None

@@ -51,9 +51,11 @@ class PgBroker:
                     delay = 0.2
                     await self.hub.poke_all()  # catch up on anything missed while away
                     async for note in conn.notifies():
-                        table_id, _, _seq = note.payload.partition(":")
+                        table_id, _, seq = note.payload.partition(":")
                         if table_id.isdigit():
-                            await self.hub.poke(int(table_id))
+                            await self.hub.poke(
+                                int(table_id), upto=int(seq) if seq.isdigit() else None
+                            )
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import EventRow, PlayerRow
+from app.db.session import GatedSessions
 from app.realtime.projection import RowFrames, snapshot_frame
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class Connection:
 class Hub:
     """All connections of this process, per table."""
 
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessionmaker: GatedSessions) -> None:
         self.sessionmaker = sessionmaker
         self.tables: dict[int, set[Connection]] = {}
         self.table_ids: dict[str, int] = {}  # code -> id, for tables with connections
@@ -149,8 +149,16 @@ class Hub:
         conn.last_seq = latest.seq
 
     # -- delivery ----------------------------------------------------------------------
-    async def poke(self, table_id: int) -> None:
-        """Deliver committed events this process's connections have not had yet."""
+    async def poke(
+        self, table_id: int, committed: list[EventRow] | None = None, upto: int | None = None
+    ) -> None:
+        """Deliver committed events this process's connections have not had yet.
+
+        ``committed``: rows this process just committed (consecutive seqs), used as they
+        are when they follow on from what every connection has; otherwise the rows are
+        read from the database. ``upto``: a notified seq; nothing to do if every
+        connection already has it.
+        """
         if table_id not in self.tables:
             return
         async with self._lock(table_id):
@@ -158,12 +166,17 @@ class Hub:
             if not conns:
                 return
             since = min(c.last_seq for c in conns)
-            async with self.sessionmaker() as s:
-                rows = list(await s.scalars(
-                    select(EventRow)
-                    .where(EventRow.table_id == table_id, EventRow.seq > since)
-                    .order_by(EventRow.seq)
-                ))
+            if upto is not None and since >= upto:
+                return
+            if committed and committed[0].seq <= since + 1:
+                rows = [r for r in committed if r.seq > since]
+            else:
+                async with self.sessionmaker() as s:
+                    rows = list(await s.scalars(
+                        select(EventRow)
+                        .where(EventRow.table_id == table_id, EventRow.seq > since)
+                        .order_by(EventRow.seq)
+                    ))
             for row in rows:
                 frames = RowFrames(row)
                 self._apply_seat_change(table_id, row)

@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.core.security import (
@@ -37,6 +37,7 @@ from app.core.security import (
     valid_move_id,
 )
 from app.db.models import EventRow, PlayerRow, TableRow, TableStatus
+from app.db.session import GatedSessions
 from app.engine import IllegalMove, Match, history_for
 from app.tables.errors import TableError, not_found, unauthorized
 from app.tables.info import lobby_entry, table_info
@@ -46,7 +47,9 @@ log = logging.getLogger(__name__)
 NOTIFY_CHANNEL = "fiveup_events"
 MOVE_ID_MAX = 64
 
-CommitListener = Callable[[int], Awaitable[None]]
+CommitListener = Callable[[int, "list[EventRow] | None"], Awaitable[None]]
+#: delays before re-running a commit listener that failed (delivery is idempotent)
+LISTENER_RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
 
 
 @dataclass
@@ -112,7 +115,7 @@ class TableService:
 
     def __init__(
         self,
-        sessionmaker: async_sessionmaker[AsyncSession],
+        sessionmaker: GatedSessions,
         *,
         postgres: bool,
         next_round_seconds: float = 8.0,
@@ -198,15 +201,35 @@ class TableService:
                 tx.events[-1].seq,
                 ",".join(e.kind for e in tx.events),
             )
-            await self._notify(table_id)
+            await self._notify(table_id, tx.events)
         return result, tx
 
-    async def _notify(self, table_id: int) -> None:
+    async def _notify(self, table_id: int, events: list[EventRow] | None = None) -> None:
+        """Tell listeners (the hub) about committed events. A listener that fails is
+        retried in the background: a committed change is always delivered."""
         for listener in self.listeners:
             try:
-                await listener(table_id)
-            except Exception:  # a listener must never undo a committed change
-                log.exception("commit listener failed for table %s", table_id)
+                await listener(table_id, events)
+            except Exception as exc:  # a listener must never undo a committed change
+                log.warning("commit listener failed for table %s (%s); retrying",
+                            table_id, type(exc).__name__)
+                self._spawn(self._retry_listener(listener, table_id))
+
+    async def _retry_listener(self, listener: CommitListener, table_id: int) -> None:
+        for delay in LISTENER_RETRY_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                await listener(table_id, None)
+                return
+            except Exception as exc:
+                log.warning("commit listener retry failed for table %s (%s)",
+                            table_id, type(exc).__name__)
+        log.error("giving up delivering table %s; clients will resync", table_id)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._timers.add(task)
+        task.add_done_callback(self._timers.discard)
 
     @staticmethod
     def _auth(tx: _Tx, token: str | None) -> PlayerRow:
@@ -266,7 +289,7 @@ class TableService:
                 continue  # code collision: draw another
         else:  # pragma: no cover - 31^6 codes
             raise TableError("unavailable", "could not allocate a table code", 503)
-        await self._notify(table.id)
+        await self._notify(table.id, tx.events)
         return table_info(table, [player], None), token, 0
 
     async def join(self, code: str, name: str, seat: Any) -> tuple[dict[str, Any], str, int]:
@@ -527,9 +550,7 @@ class TableService:
             except TableError as err:
                 log.info("table %s: timed next round skipped (%s)", table_id, err.code)
 
-        task = asyncio.get_running_loop().create_task(fire())
-        self._timers.add(task)
-        task.add_done_callback(self._timers.discard)
+        self._spawn(fire())
 
     async def advance_round(self, table_id: int, round_number: int) -> None:
         """Deal the next round if round ``round_number`` is still the settled one."""
