@@ -39,7 +39,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   function connect() {
     if (sock) sock.close();
-    sock = new TableSocket(code, st.token, {
+    const cb = {
       onState: (s) => { app.setConn(s); update({ conn: s }); },
       onSnapshot: (m) => {
         const patch = { seq: m.seq, table: m.table, view: m.view, you: m.you ?? null };
@@ -80,7 +80,12 @@ export function openTable(root, app, code, { watch = false } = {}) {
         }
         update({ fatal: codeNum === 4404 ? t("err_not_found") : t("err_unauthorized") });
       },
-    });
+    };
+    // Frames still arriving on a socket we have replaced (e.g. the spectator socket
+    // after joining a seat) are ignored: only the current socket speaks.
+    const me = new TableSocket(code, st.token, Object.fromEntries(Object.entries(cb).map(
+      ([k, f]) => [k, (...args) => { if (sock === me && !disposed) f(...args); }])));
+    sock = me;
     sock.connect();
   }
 
