@@ -258,7 +258,9 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
     for p in pages:
         p.wait_for_selector("[data-testid=play][data-phase=playing]")
         assert p.query_selector("[data-testid=round-end]") is None
-    assert "round 2" in host.inner_text("[data-testid=play]") or "round 2" in host.inner_text("main")
+    assert "round 2" in host.inner_text("[data-testid=play]") or "round 2" in host.inner_text(
+        "main"
+    )
     assert host.inner_text("[data-testid=scores]") == scores
     assert len(hand(pages[1])) == 5
     ARTIFACTS.mkdir(exist_ok=True)

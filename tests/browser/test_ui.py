@@ -373,3 +373,35 @@ def test_leave_and_kick_before_the_start(new_page) -> None:  # type: ignore[no-u
     cid.wait_for_selector("[data-testid=sit-2]")
     cid.wait_for_selector("[data-testid=error]")
     assert cid.query_selector("[data-testid=seat-2].mine") is None
+
+
+def test_three_players_sit_around_the_table(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(33)
+    ann = new_page()
+    code = create_table(ann, players=3, host="Ann")
+    bob, cid = new_page(), new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    join_table(cid, code, name="Cid", seat=2)
+    ann.wait_for_selector("[data-testid=start-button]:not([disabled])")
+    ann.click("[data-testid=start-button]")
+    pages = [ann, bob, cid]
+    for p in pages:
+        p.wait_for_selector("[data-testid=play]")
+    # Clockwise from you: the next seat on your left, the one after on your right.
+    assert "Bob" in ann.inner_text(".seat-left") and "Cid" in ann.inner_text(".seat-right")
+    assert "Cid" in bob.inner_text(".seat-left") and "Ann" in bob.inner_text(".seat-right")
+    assert len(ann.query_selector_all("[data-testid^=score-side-]")) == 3
+    for _ in range(6):
+        act(_advance_until(pages, rng, lambda p: True), rng)
+    sync(pages)
+    shot(ann, "11-three-players")
+
+
+def test_closed_table(new_page) -> None:  # type: ignore[no-untyped-def]
+    ann = new_page()
+    code = create_table(ann, players=2, host="Ann")
+    ann.click("[data-testid=leave-button]")
+    ann.wait_for_selector("[data-testid=table-closed]")
+    eve = new_page()
+    eve.goto(f"/t/{code}")
+    eve.wait_for_selector("[data-testid=table-closed]")

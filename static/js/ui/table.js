@@ -325,6 +325,11 @@ export function openTable(root, app, code, { watch = false } = {}) {
           onclick: () => httpAction(() => api.start(code, st.token)), text: t("start_match"),
         }), filled ? null : h("small", { text: " " + t("need_all_seats") }))
         : h("p", { text: t("waiting_for_host") }));
+    if (tb.status === "closed") {
+      root.appendChild(h("div", { class: "card", "data-testid": "table-closed" }, h("p", { text: t("table_closed") }),
+        h("button", { onclick: () => app.go("/"), text: t("back_home") })));
+      return;
+    }
     root.appendChild(h("div", { "data-testid": "waiting-room", "data-phase": "waiting" }, felt, controls));
   }
 
@@ -410,7 +415,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       else if (legal.some((m) => m.kind === "pass")) status = t("no_moves_pass");
       else status = t("your_turn") + " — " + t("select_tile");
     } else status = v.turn !== null ? t("turn_of", { name: seatName(v.turn) }) : "";
-    felt.appendChild(h("div", { class: "status-line", style: { gridColumn: "1 / -1" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "aria-live": "polite", text: status }));
+    felt.appendChild(h("div", { class: "status-line", style: { gridArea: "status" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "aria-live": "polite", text: status }));
 
     // The tab title tells a player in another tab that it is their turn.
     document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
