@@ -457,31 +457,17 @@ class TableService:
 
         async def change(tx: _Tx) -> ActResult:
             player = self._auth(tx, token)
-            if move_id is not None:
-                prior = await self._prior(tx.session, table_id, move_id)
-                if prior is not None:
-                    return prior
-            if tx.table.status != TableStatus.PLAYING or tx.match is None:
-                raise TableError("not_started", "no match is being played at this table", 409)
-            if seq is not None and seq != tx.table.seq:
-                raise TableError(
-                    "stale", f"the table is at seq {tx.table.seq}, your move was made at {seq}", 409
-                )
-            m = tx.match
-            if m.round_over:
-                raise TableError("round_over", "R21: the round is over; wait for the next deal",
-                                 409, rule="R21")
-            if m.turn != player.seat:
-                raise TableError("not_your_turn", f"it is seat {m.turn}'s turn", 409, rule="R8")
             try:
-                ev = m.play(player.seat, move)
-            except IllegalMove as exc:
-                raise TableError("illegal_move", str(exc), 422, rule=exc.rule) from None
-            except ValueError as exc:  # NotationError and friends
-                raise TableError("illegal_move", f"not a move: {exc}", 422) from None
-            row = tx.emit("move", ev, seat=player.seat, player_id=player.id, move_id=move_id)
-            self._after_move(tx)
-            return ActResult(row.seq)
+                return self._play(tx, player, move, move_id, seq)
+            except TableError:
+                # a retry of a committed move fails the checks now (stale, not your
+                # turn, ...): answer it with the original result. A retry that would
+                # still be legal is stopped by the unique (table_id, move_id) key.
+                if move_id is not None:
+                    prior = await self._prior(tx.session, table_id, move_id)
+                    if prior is not None:
+                        return prior
+                raise
 
         try:
             result, tx = await self._mutate(table_id, change)
@@ -496,6 +482,31 @@ class TableService:
         if not result.duplicate:
             self._maybe_schedule(tx)
         return result
+
+    def _play(self, tx: _Tx, player: PlayerRow, move: str, move_id: str | None,
+              seq: int | None) -> ActResult:
+        """The checks and the engine call of one move (raises TableError)."""
+        if tx.table.status != TableStatus.PLAYING or tx.match is None:
+            raise TableError("not_started", "no match is being played at this table", 409)
+        if seq is not None and seq != tx.table.seq:
+            raise TableError(
+                "stale", f"the table is at seq {tx.table.seq}, your move was made at {seq}", 409
+            )
+        m = tx.match
+        if m.round_over:
+            raise TableError("round_over", "R21: the round is over; wait for the next deal",
+                             409, rule="R21")
+        if m.turn != player.seat:
+            raise TableError("not_your_turn", f"it is seat {m.turn}'s turn", 409, rule="R8")
+        try:
+            ev = m.play(player.seat, move)
+        except IllegalMove as exc:
+            raise TableError("illegal_move", str(exc), 422, rule=exc.rule) from None
+        except ValueError as exc:  # NotationError and friends
+            raise TableError("illegal_move", f"not a move: {exc}", 422) from None
+        row = tx.emit("move", ev, seat=player.seat, player_id=player.id, move_id=move_id)
+        self._after_move(tx)
+        return ActResult(row.seq)
 
     @staticmethod
     async def _prior(s: AsyncSession, table_id: int, move_id: str) -> ActResult | None:

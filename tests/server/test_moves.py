@@ -184,3 +184,17 @@ def service_url(service: TableService) -> str:
     url = service.sessionmaker.kw["bind"].url
     return url.render_as_string(hide_password=False).replace("+psycopg", "").replace(
         "+aiosqlite", "")
+
+
+async def test_retry_that_would_still_be_legal_is_not_applied_twice(service: TableService) -> None:
+    """A retried `draw` without seq would be legal again (R18): the move id stops it."""
+    code, tid, tokens = await seated(service, 4)
+    await rig_deal(service_url(service), code, R02_HANDS, R02_STOCK, 0)
+    await service.act(tid, tokens[0], "6|6")
+    first = await service.act(tid, tokens[1], "draw", "draw-1")
+    after = await _stored(service, code)
+    again = await service.act(tid, tokens[1], "draw", "draw-1")
+    assert again.duplicate and again.seq == first.seq
+    assert await _stored(service, code) == after
+    m, _ = await current_match(service, code)
+    assert m.round.stock_size == len(R02_STOCK) - 1
