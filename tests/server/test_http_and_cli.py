@@ -139,3 +139,17 @@ def test_fiveup_serve_defaults_to_sqlite_in_the_cwd_and_hides_tokens(tmp_path: P
 def test_module_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0 and result.attempted > 0
+
+
+async def test_a_burst_of_requests_queues_instead_of_failing(http: httpx.AsyncClient) -> None:
+    """More concurrent requests than database connections: all answered, no 5xx."""
+    import asyncio
+
+    body = {"name": "burst", "players": 2, "public": False, "host_name": "B"}
+    replies = await asyncio.gather(*(http.post("/api/tables", json=body) for _ in range(80)))
+    assert [r.status_code for r in replies] == [201] * 80
+    codes = [r.json()["code"] for r in replies]
+    assert len(set(codes)) == 80
+    joins = await asyncio.gather(*(http.post(f"/api/tables/{c}/join",
+                                             json={"name": "J", "seat": 1}) for c in codes))
+    assert all(r.status_code == 200 for r in joins)
