@@ -188,7 +188,14 @@ class TableService:
                                 text("SELECT pg_notify(:ch, :payload)"),
                                 {"ch": NOTIFY_CHANNEL, "payload": f"{table_id}:{table.seq}"},
                             )
-            except (StaleDataError, IntegrityError, OperationalError) as exc:
+            except OperationalError as exc:
+                if "locked" not in str(exc.orig).lower():  # SQLite's busy writer only
+                    raise
+                log.info("table %s: database busy; refused as a conflict", table_id)
+                raise TableError(
+                    "conflict", "another change was committed first; resync", 409
+                ) from None
+            except (StaleDataError, IntegrityError) as exc:
                 log.info("table %s: concurrent write refused (%s)", table_id, type(exc).__name__)
                 raise TableError(
                     "conflict", "another change was committed first; resync", 409
