@@ -1,0 +1,76 @@
+// Round end (every hand revealed, pips, rounding, deductions, new scores, ready) and
+// match end (winner, final scores, rematch).
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { api } from "../net/api.js";
+import { tileSvg } from "../board/render.js";
+import { tallySvg } from "./tally.js";
+import * as S from "../state.js";
+
+export function renderSettlement(ctx, v) {
+  const { st, update, go, code, httpAction, nextRound } = ctx;
+  const seatName = (seat) => S.seatName(st, seat);
+  const isConnected = (seat) => S.isConnected(st, seat);
+  const sideNames = (side) => S.sideNames(st, side);
+
+  const s = v.settlement;
+  const over = v.phase === "match_over";
+  const card = h("div", { class: "card", "data-testid": over ? "match-end" : "round-end", role: "dialog", "aria-modal": "true" });
+  card.appendChild(h("button", {
+    class: "small dialog-hide", "data-testid": "hide-results", "aria-label": t("show_board"), title: t("show_board"),
+    onclick: () => update({ hiddenDialog: v.round + ":" + v.phase }), text: t("show_board"),
+  }));
+  if (over) {
+    card.appendChild(h("h2", { text: t("match_over") }));
+    if (v.winner !== null && v.winner !== undefined) card.appendChild(h("p", { "data-testid": "winner", "data-side": v.winner }, h("strong", { text: t("winner_is", { name: sideNames(v.winner) }) })));
+  } else {
+    card.appendChild(h("h2", { text: t("round_over", { n: v.round }) }));
+  }
+  if (s) {
+    card.appendChild(h("p", { text: s.result === "blocked" ? t("result_blocked") : t("result_domino", { name: seatName(s.finisher) }) }));
+    const tbl = h("table", { class: "settlement-table" },
+      h("thead", {}, h("tr", {}, ...["col_player", "col_hand", "col_pips", "col_rounded", "col_deduction"].map((k) => h("th", { text: t(k) })))));
+    const body = h("tbody");
+    (s.hands || []).forEach((handTiles, seat) => {
+      const pips = s.pips[seat], ded = s.deductions[seat];
+      const handEl = h("div", { class: "settle-hand", "data-testid": "settle-hand-" + seat });
+      for (const tile of handTiles) {
+        const wrap = h("span", { "data-tile": tile, title: tile });
+        wrap.appendChild(tileSvg(tile, { size: 20 }));
+        handEl.appendChild(wrap);
+      }
+      body.appendChild(h("tr", {}, h("td", { text: seatName(seat) }), h("td", {}, handEl),
+        h("td", { text: String(pips) }), h("td", { text: String(ded * 5) }), h("td", { text: ded ? "−" + ded : "0" })));
+    });
+    tbl.appendChild(body);
+    card.appendChild(tbl);
+  }
+  card.appendChild(h("h3", { text: over ? t("final_scores") : t("new_scores") }));
+  const sc = h("table", { class: "scores" });
+  v.sides.forEach((_, side) => sc.appendChild(h("tr", {},
+    h("td", { text: sideNames(side) }), h("td", {}, tallySvg(v.scores[side])), h("td", { class: "num", text: String(v.scores[side]) }))));
+  card.appendChild(sc);
+  const tb = st.table || {};
+  if (!over) {
+    const ready = (tb.ready || []).map(seatName);
+    if (st.you !== null) {
+      const iAmReady = (tb.ready || []).includes(st.you);
+      card.appendChild(h("p", {}, h("button", {
+        class: "primary", "data-testid": "next-round-button", disabled: iAmReady, "data-focus": "next-round",
+        onclick: () => nextRound(), text: t("next_round"),
+      })));
+    }
+    card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_waiting", { names: ready.join(", ") || "—" }) }));
+  } else {
+    const votes = (tb.rematch_votes || []).map(seatName);
+    if (st.you !== null) {
+      card.appendChild(h("p", {}, h("button", {
+        class: "primary", "data-testid": "rematch-button", "data-focus": "rematch", disabled: (tb.rematch_votes || []).includes(st.you),
+        onclick: () => httpAction(() => api.rematch(code, st.token)), text: t("rematch"),
+      })));
+    }
+    card.appendChild(h("p", { text: t("rematch_votes", { names: votes.join(", ") || "—" }) }));
+    card.appendChild(h("button", { onclick: () => go("/"), text: t("back_home") }));
+  }
+  return h("div", { class: "overlay" }, card);
+}

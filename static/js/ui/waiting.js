@@ -1,0 +1,90 @@
+// The table before the start: seats around the table, partnerships, invite, start.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { api, loadName } from "../net/api.js";
+import * as S from "../state.js";
+
+export function renderWaiting(root, ctx) {
+  const { st, update, go, code, sitAt, httpAction, leave } = ctx;
+  const seatName = (seat) => S.seatName(st, seat);
+  const isConnected = (seat) => S.isConnected(st, seat);
+  const sideNames = (side) => S.sideNames(st, side);
+
+  const tb = st.table;
+  const n = tb.players;
+  const mine = st.you;
+  // The typed name lives in the state, so a re-render (any server frame) keeps it.
+  const nameInput = mine === null
+    ? h("input", {
+      "data-testid": "join-name", maxlength: 24, value: st.joinName ?? loadName(), placeholder: t("your_name"),
+      "data-focus": "join-name", oninput: (e) => { st.joinName = e.target.value; },
+    })
+    : null;
+  const areas4 = ["s0", "s1", "s2", "s3"];
+  const areas = n === 2 ? ["s0", "s2"] : n === 3 ? ["s0", "s1", "s3"] : areas4;
+  const grid = h("div", { class: "seat-grid", "data-testid": "seat-grid" });
+  tb.seats.forEach((s) => {
+    const taken = !!s.name;
+    const side = s.side;
+    const card = h("div", {
+      class: `seat-card side-${n === 4 ? side : "x"}` + (mine === s.seat ? " mine" : ""),
+      style: { gridArea: areas[s.seat] }, "data-testid": "seat-" + s.seat, "data-taken": taken ? "1" : "0",
+    },
+      h("div", { class: "meta", text: t("seat_n", { n: s.seat + 1 }) + (n === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
+      h("div", { class: "name" },
+        h("span", { class: "presence" + (taken && isConnected(s.seat) ? " on" : ""), "data-connected": taken && isConnected(s.seat) ? "1" : "0" }),
+        " ", h("strong", { text: taken ? s.name : t("empty_seat") }),
+        tb.host === s.seat ? h("small", { text: " (" + t("host") + ")" }) : null,
+        mine === s.seat ? h("small", { text: " (" + t("you") + ")" }) : null),
+      taken && tb.status === "waiting" && mine !== null && tb.host === mine && s.seat !== mine
+        ? h("button", {
+          class: "small", "data-testid": "kick-" + s.seat,
+          onclick: () => httpAction(() => api.kick(code, s.seat, st.token)), text: t("remove"),
+        })
+        : null,
+      taken && tb.status === "waiting" && mine === s.seat
+        ? h("button", {
+          class: "small", "data-testid": "leave-button",
+          onclick: () => leave(), text: t("leave"),
+        })
+        : null,
+      !taken && tb.status === "waiting"
+        ? h("button", {
+          "data-testid": "sit-" + s.seat, "data-focus": "sit-" + s.seat,
+          onclick: () => sitAt(s.seat, nameInput), text: mine === null ? t("sit_here") : t("move_here"),
+        })
+        : null);
+    grid.appendChild(card);
+  });
+  const inviteUrl = location.origin + "/t/" + tb.code;
+  const inviteInput = h("input", { readonly: true, value: inviteUrl, "data-testid": "invite-link" });
+  const filled = tb.seats.every((s) => s.name);
+  const mid = h("div", { class: "seat-mid" },
+    h("div", { text: t("waiting_title", { name: tb.name }) }),
+    n === 4 ? h("div", { class: "meta", "data-testid": "partners", text: t("partners_note", {
+      a: seatName(0), b: seatName(2), c: seatName(1), d: seatName(3) }) }) : null);
+  grid.appendChild(mid);
+  const felt = h("div", { class: "felt", style: { display: "block", minHeight: "auto" } }, grid);
+  const controls = h("div", { class: "card" },
+    mine === null ? h("div", { class: "form-row" }, h("label", { text: t("join_prompt") }), nameInput) : null,
+    h("div", { class: "invite" }, h("label", { text: t("invite") }), inviteInput,
+      h("button", {
+        "data-testid": "copy-invite",
+        onclick: async () => {
+          try { await navigator.clipboard.writeText(inviteUrl); } catch { inviteInput.select(); document.execCommand && document.execCommand("copy"); }
+          update({ notice: t("copied") });
+        }, text: st.notice === t("copied") ? t("copied") : t("copy"),
+      })),
+    mine !== null && tb.host === mine
+      ? h("p", {}, h("button", {
+        class: "primary", "data-testid": "start-button", disabled: !filled,
+        onclick: () => httpAction(() => api.start(code, st.token)), text: t("start_match"),
+      }), filled ? null : h("small", { text: " " + t("need_all_seats") }))
+      : h("p", { text: t("waiting_for_host") }));
+  if (tb.status === "closed") {
+    root.appendChild(h("div", { class: "card", "data-testid": "table-closed" }, h("p", { text: t("table_closed") }),
+      h("button", { onclick: () => go("/"), text: t("back_home") })));
+    return;
+  }
+  root.appendChild(h("div", { "data-testid": "waiting-room", "data-phase": "waiting" }, felt, controls));
+}
