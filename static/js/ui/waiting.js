@@ -64,7 +64,7 @@ export function renderWaiting(root, ctx) {
     n === 4 ? h("div", { class: "meta", "data-testid": "partners", text: t("partners_note", {
       a: seatName(0), b: seatName(2), c: seatName(1), d: seatName(3) }) }) : null);
   grid.appendChild(mid);
-  const felt = h("div", { class: "felt", style: { display: "block", minHeight: "auto" } }, grid);
+  const felt = h("div", { class: "felt waiting" }, grid);
   const controls = h("div", { class: "card" },
     mine === null ? h("div", { class: "form-row" }, h("label", { text: t("join_prompt") }), nameInput) : null,
     h("div", { class: "invite" }, h("label", { text: t("invite") }), inviteInput,
