@@ -28,7 +28,7 @@ export function renderWaiting(root, ctx) {
     const side = s.side;
     const card = h("div", {
       class: `seat-card side-${n === 4 ? side : "x"}` + (mine === s.seat ? " mine" : ""),
-      style: { gridArea: areas[s.seat] }, "data-testid": "seat-" + s.seat, "data-taken": taken ? "1" : "0",
+      style: { gridArea: areas[(s.seat - (mine ?? 0) + n) % n] }, "data-testid": "seat-" + s.seat, "data-taken": taken ? "1" : "0",
     },
       h("div", { class: "meta", text: t("seat_n", { n: s.seat + 1 }) + (n === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       h("div", { class: "name" },
