@@ -16,6 +16,7 @@ const DICT = {
     waiting_title: "Table {name} — waiting for players",
     seat_n: "Seat {n}", empty_seat: "Empty", sit_here: "Sit here", move_here: "Move here", host: "host", you: "you",
     team: "Team {n}", partners_note: "Partners sit opposite: {a} and {b} against {c} and {d}.",
+    side_low: "low end", side_high: "high end", side_lineA: "line A", side_lineB: "line B", side_branchA: "branch A", side_branchB: "branch B",
     table_closed: "This table is closed: everybody left before the start.", show_board: "Show the board", remove: "Remove", leave: "Leave this seat", you_were_removed: "The host removed you from the table; you are watching now.",
     invite: "Invite link", copy: "Copy", copied: "Copied!", start_match: "Start the match",
     waiting_for_host: "Waiting for the host to start.", need_all_seats: "All seats must be filled to start.",
@@ -67,6 +68,7 @@ const DICT = {
     waiting_title: "Стіл {name} — чекаємо гравців",
     seat_n: "Місце {n}", empty_seat: "Вільно", sit_here: "Сісти тут", move_here: "Пересісти", host: "господар", you: "ви",
     team: "Команда {n}", partners_note: "Партнери сидять навпроти: {a} і {b} проти {c} і {d}.",
+    side_low: "менший кінець", side_high: "більший кінець", side_lineA: "лінія A", side_lineB: "лінія B", side_branchA: "гілка A", side_branchB: "гілка B",
     table_closed: "Цей стіл закрито: усі пішли до початку гри.", show_board: "Показати стіл", remove: "Прибрати", leave: "Звільнити місце", you_were_removed: "Господар прибрав вас зі столу; тепер ви глядач.",
     invite: "Посилання-запрошення", copy: "Копіювати", copied: "Скопійовано!", start_match: "Почати партію",
     waiting_for_host: "Чекаємо, поки господар почне гру.", need_all_seats: "Щоб почати, усі місця мають бути зайняті.",
@@ -131,4 +133,7 @@ export function t(key, params = {}) {
 }
 
 export function hasKey(key) { return key in DICT.en; }
+
+/** A place's side name in the current language ("branchA" -> "branch A"). */
+export function sideLabel(side) { return hasKey("side_" + side) ? t("side_" + side) : side; }
 export const _dict = DICT;

@@ -405,3 +405,22 @@ def test_closed_table(new_page) -> None:  # type: ignore[no-untyped-def]
     eve = new_page()
     eve.goto(f"/t/{code}")
     eve.wait_for_selector("[data-testid=table-closed]")
+
+
+def test_play_in_ukrainian(new_page) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(8)
+    ann = new_page(lang="uk")
+    code = create_table(ann, players=2, host="Оксана")
+    bob = new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    ann.wait_for_selector("[data-testid=start-button]:not([disabled])")
+    ann.click("[data-testid=start-button]")
+    for p in (ann, bob):
+        p.wait_for_selector("[data-testid=play]")
+    for _ in range(5):
+        act(_advance_until([ann, bob], rng, lambda p: True), rng)
+    sync([ann, bob])
+    assert "Базар" in ann.inner_text("[data-testid=stock-count]")
+    assert "Рахунок" in ann.inner_text("main")
+    assert "Stock" in bob.inner_text("[data-testid=stock-count]")
+    shot(ann, "12-ukrainian")

@@ -23,10 +23,11 @@ export function targetsFor(lay, legal, tile, labelFn = null) {
   }).sort((a, b) => (a.rect.y - b.rect.y) || (a.rect.x - b.rect.x));
 }
 
-export function placeText(place) {
+/** "3|4:high" -> "[3|4] high"; `sideLabel` translates the side name. */
+export function placeText(place, sideLabel = (s) => s) {
   if (!place) return "";
   const { tile, side } = parsePlace(place);
-  return `[${tile}] ${side}`;
+  return `[${tile}] ${sideLabel(side)}`;
 }
 
 /**

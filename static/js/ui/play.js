@@ -1,7 +1,7 @@
 // The table in play (and spectating): seats around the felt, the board, your hand,
 // scores with tallies, the log; the round/match result dialog on top when settled.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, sideLabel } from "../i18n.js";
 import { renderBoard, tileSvg, svgEl } from "../board/render.js";
 import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } from "../board/input.js";
 import { tallySvg } from "./tally.js";
@@ -203,7 +203,7 @@ export function renderPlay(root, ctx) {
     const name = seatName(ev.seat);
     let text;
     if (ev.kind === "open") text = t("log_open", { name, tile: ev.tile });
-    else if (ev.kind === "place") text = t("log_place", { name, tile: ev.tile, place: placeText(ev.place) });
+    else if (ev.kind === "place") text = t("log_place", { name, tile: ev.tile, place: placeText(ev.place, sideLabel) });
     else if (ev.kind === "draw") text = ev.drawn ? t("log_draw_you", { name, tile: ev.drawn }) : t("log_draw", { name });
     else if (ev.kind === "pass") text = t("log_pass", { name }) + (ev.auto ? " " + t("log_auto") : "");
     else text = ev.move || "";

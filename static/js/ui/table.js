@@ -3,7 +3,7 @@
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
 import { h, clear } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, sideLabel } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
@@ -190,7 +190,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   function currentTargets() {
     if (!st.selected || !st.view) return [];
     return targetsFor(getLayout(), st.view.legal, st.selected, (m) =>
-      t("place_label", { tile: m.tile, place: m.place ? placeText(m.place) : "—", points: m.points || 0 }));
+      t("place_label", { tile: m.tile, place: m.place ? placeText(m.place, sideLabel) : "—", points: m.points || 0 }));
   }
 
   const onResize = () => { layoutCache.key = null; update({}); };
