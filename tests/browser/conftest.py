@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -137,6 +138,17 @@ def new_page(browser, server):  # type: ignore[no-untyped-def]
     for ctx in contexts:
         ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+DOCS_SHOTS = ROOT / "docs" / "screenshots"
+
+
+def publish(artifact: str, name: str) -> None:
+    """Copy a screenshot into docs/screenshots (for the README) — only when asked with
+    FIVEUP_UPDATE_SCREENSHOTS=1, so ordinary test runs never touch tracked files."""
+    if os.environ.get("FIVEUP_UPDATE_SCREENSHOTS") == "1" and (ARTIFACTS / artifact).exists():
+        DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ARTIFACTS / artifact, DOCS_SHOTS / name)
 
 
 def shot(page, name: str) -> Path:  # type: ignore[no-untyped-def]

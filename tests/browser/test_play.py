@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import random
-import shutil
 
-from .conftest import ARTIFACTS, ROOT, shot
+from .conftest import publish, shot
 from .flows import (
     act,
     create_table,
@@ -263,9 +262,6 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
     )
     assert host.inner_text("[data-testid=scores]") == scores
     assert len(hand(pages[1])) == 5
-    ARTIFACTS.mkdir(exist_ok=True)
-    shots = ROOT / "docs" / "screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
-    best = ARTIFACTS / ("06-four-best.png" if steps["best"] else "06-four-playing.png")
-    if best.exists():
-        shutil.copy(best, shots / "table-four-players.png")
+    publish(
+        "06-four-best.png" if steps["best"] else "06-four-playing.png", "table-four-players.png"
+    )

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import random
-import shutil
 
-from .conftest import ARTIFACTS, ROOT, shot
+from .conftest import ARTIFACTS, publish, shot
 from .flows import act, create_table, hand, join_table, my_turn, round_over, seq_of, sync, wait_seq
 
 
@@ -146,9 +145,7 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
     found = True
     assert found
     shot(actor, "08-targets")
-    shutil.copy(
-        ARTIFACTS / "08-targets.png", ROOT / "docs" / "screenshots" / "table-targets.png"
-    ) if (ROOT / "docs" / "screenshots").exists() else None
+    publish("08-targets.png", "table-targets.png")
     # Escape deselects.
     actor.keyboard.press("Escape")
     actor.wait_for_function("document.querySelector('[data-move]') === null")
