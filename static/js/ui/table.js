@@ -50,7 +50,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
         update(patch);
       },
       onAck: () => update({ busy: false, error: null }),
-      onError: (e) => update({ busy: false, error: errorText(e) }),
+      // A late "ready" after the countdown already dealt the next round is harmless.
+      onError: (e) => update({ busy: false, error: e.code === "not_round_over" ? null : errorText(e) }),
       onPresence: (connected) => update({ presence: connected }),
       onFatal: (codeNum) => {
         if (codeNum === 4401 && st.token) {
