@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.broker = broker
         if broker is not None:
+            broker.observers.append(service.observed)  # forget tables others changed
             broker.start()
         await service.resume_timers()
         try:

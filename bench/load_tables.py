@@ -7,7 +7,8 @@ match and then, whenever a seat's view says it is that seat's turn, sends a move
 from the view's ``legal`` list (a random placement, else ``draw``; a forced ``pass`` is
 left to the server, which plays it itself in the same transaction). Rounds
 are continued with ``next_round`` and finished matches with ``rematch``, so every table
-keeps playing for the whole run.
+keeps playing for the whole run. With ``--think-ms T`` each bot waits a random
+0..2T ms before answering its turn, so many tables play at a human pace.
 
 Measured, over the window after ``--warmup`` seconds:
 
@@ -141,6 +142,7 @@ class Run:
         self.window_end = float("inf")
         self.stopping = False
         self.rng = random.Random(args.seed)
+        self.tasks: set[asyncio.Task[None]] = set()  # bots thinking (--think-ms)
 
     def in_window(self, t: float) -> bool:
         return self.window_start <= t < self.window_end
@@ -168,6 +170,9 @@ class TableBot:
         self.next_round_sent: list[tuple[int, int]] = [(0, 0)] * self.players
         self.rematch_sent: list[int] = [0] * self.players
         self.match_no = 0
+        # --think-ms: the seq each seat has finished thinking about, and who is thinking
+        self.thought: list[int] = [-1] * self.players
+        self.thinking: list[bool] = [False] * self.players
 
     async def setup(self, http: httpx.AsyncClient) -> None:
         r = await http.post(
@@ -250,6 +255,13 @@ class TableBot:
             if not run.stopping:
                 stats.closed_early += 1
 
+    async def think(self, seat: int, seq: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.thought[seat] = seq
+        self.thinking[seat] = False
+        with contextlib.suppress(ConnectionClosed):
+            await self.act(seat)
+
     def got(self, seat: int, seq: int, now: float) -> None:
         entry = self.pending.get(seq)
         if entry is None:
@@ -276,6 +288,14 @@ class TableBot:
                 return
             if len(legal) == 1 and legal[0]["kind"] == "pass":
                 return  # the server plays a forced pass itself, in the same transaction
+            if run.args.think_ms > 0 and self.thought[seat] != seq:
+                if not self.thinking[seat]:  # like a person: wait 0..2x think, then move
+                    self.thinking[seat] = True
+                    delay = run.rng.uniform(0, 2 * run.args.think_ms) / 1000
+                    task = asyncio.create_task(self.think(seat, seq, delay))
+                    run.tasks.add(task)
+                    task.add_done_callback(run.tasks.discard)
+                return
             places = [m for m in legal if m["kind"] in ("place", "open")]
             # a placement if there is one, else draw, else pass
             choice = run.rng.choice(places)["move"] if places else legal[0]["move"]
@@ -369,6 +389,8 @@ async def run_bots(
         run.stopping = True
         await asyncio.sleep(args.drain)  # let in-flight moves land
         await asyncio.gather(*(b.close() for b in ready))
+        for task in list(run.tasks):
+            task.cancel()
     run.stats.window = run.window_end - run.window_start
     return run.stats
 
@@ -411,6 +433,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--drain", type=float, default=1.0, help="seconds to wait before closing")
     p.add_argument(
         "--setup-timeout", type=float, default=300.0, help="bound on seating and starting"
+    )
+    p.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="pace the bots like people: wait a random 0..2x this many ms before each move",
     )
     p.add_argument("--deflate", action="store_true", help="offer permessage-deflate")
     p.add_argument("--seed", default="fiveup", help="seed for the bots' move choice")
@@ -460,6 +488,7 @@ def main(argv: list[str] | None = None) -> int:
         "players": args.players,
         "procs": args.procs,
         "deflate": args.deflate,
+        "think_ms": args.think_ms,
         "window_s": round(window, 2),
         "moves_sent": total.sent,
         "moves_acked": total.acked,
@@ -488,6 +517,7 @@ def main(argv: list[str] | None = None) -> int:
     ms: dict[str, Any] = result["latency_ms"]  # type: ignore[assignment]
     print(
         f"tables={args.tables} players={args.players} procs={args.procs}"
+        f" think_ms={args.think_ms:g}"
         f" window={result['window_s']}s: committed moves/s={result['moves_per_s']}"
         f" latency(send->last recipient) p50={ms['p50']}ms p90={ms['p90']}ms"
         f" p99={ms['p99']}ms max={ms['max']}ms"

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.realtime.hub import Connection, Hub
+from app.realtime.projection import encode
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
@@ -54,7 +55,7 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
         if frame is None:
             await _close(ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
             return
-        await ws.send_text(json.dumps(frame, separators=(",", ":")))
+        await ws.send_text(frame if isinstance(frame, str) else encode(frame))
 
 
 @router.websocket("/ws/tables/{code}")

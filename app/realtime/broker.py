@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 import psycopg
 
@@ -30,6 +31,9 @@ class PgBroker:
         self.hub = hub
         self._task: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
+        #: called with (table_id, seq or None) for every notification, before the poke,
+        #: and with (None, None) after (re)connecting: anything may have been missed
+        self.observers: list[Callable[[int | None, int | None], None]] = []
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -49,13 +53,16 @@ class PgBroker:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
                     delay = 0.2
+                    for observe in self.observers:
+                        observe(None, None)
                     await self.hub.poke_all()  # catch up on anything missed while away
                     async for note in conn.notifies():
                         table_id, _, seq = note.payload.partition(":")
                         if table_id.isdigit():
-                            await self.hub.poke(
-                                int(table_id), upto=int(seq) if seq.isdigit() else None
-                            )
+                            tid, upto = int(table_id), int(seq) if seq.isdigit() else None
+                            for observe in self.observers:
+                                observe(tid, upto)
+                            await self.hub.poke(tid, upto=upto)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

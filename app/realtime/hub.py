@@ -21,6 +21,7 @@ from sqlalchemy import select
 
 from app.db.models import EventRow, PlayerRow
 from app.db.session import GatedSessions
+from app.db.store import EventRecord
 from app.realtime.projection import RowFrames, snapshot_frame
 
 log = logging.getLogger(__name__)
@@ -41,12 +42,13 @@ class Connection:
     player_id: int | None
     token: str | None
     last_seq: int = -1  # -1 until the snapshot was queued
-    queue: asyncio.Queue[dict[str, Any] | None] = field(
+    # frames as dicts or already-encoded JSON text; None tells the sender to close
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT)
     )
     overflowed: bool = False
 
-    def put(self, frame: dict[str, Any]) -> None:
+    def put(self, frame: dict[str, Any] | str) -> None:
         """Queue a frame; a client too slow to keep up is dropped (it can resync)."""
         try:
             self.queue.put_nowait(frame)
@@ -150,7 +152,10 @@ class Hub:
 
     # -- delivery ----------------------------------------------------------------------
     async def poke(
-        self, table_id: int, committed: list[EventRow] | None = None, upto: int | None = None
+        self,
+        table_id: int,
+        committed: list[EventRecord] | None = None,
+        upto: int | None = None,
     ) -> None:
         """Deliver committed events this process's connections have not had yet.
 
@@ -168,6 +173,7 @@ class Hub:
             since = min(c.last_seq for c in conns)
             if upto is not None and since >= upto:
                 return
+            rows: list[EventRow] | list[EventRecord]
             if committed and committed[0].seq <= since + 1:
                 rows = [r for r in committed if r.seq > since]
             else:
@@ -183,10 +189,10 @@ class Hub:
                 connected = self.connected_seats(table_id)
                 for c in conns:
                     if row.seq > c.last_seq:
-                        c.put(frames.frame(c.seat, connected))
+                        c.put(frames.encoded(c.seat, connected))
                         c.last_seq = row.seq
 
-    def _apply_seat_change(self, table_id: int, row: EventRow) -> None:
+    def _apply_seat_change(self, table_id: int, row: EventRow | EventRecord) -> None:
         """Follow a player's seat changes/removal before projecting for them."""
         if row.player_id is None or row.kind not in ("moved_seat", "left", "kicked"):
             return

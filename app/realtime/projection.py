@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from app.db.models import EventRow
+from app.db.store import EventRecord
 from app.engine import Match, project_event, view_for
 
 #: fields a table (non-engine) event may carry to clients
@@ -27,13 +30,28 @@ def project_stored_event(payload: dict[str, Any], recipient: int | None) -> dict
     return {k: payload[k] for k in _TABLE_EVENT_FIELDS if k in payload}
 
 
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as JSON text (compact; what goes on the wire)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 class RowFrames:
     """Builds the ``event`` frame of one stored row for any recipient (cached per seat)."""
 
-    def __init__(self, row: EventRow) -> None:
+    def __init__(self, row: EventRow | EventRecord) -> None:
         self.row = row
         self.match = Match.from_dict(row.state) if row.state else None
         self._cache: dict[int | None, dict[str, Any]] = {}
+        self._encoded: dict[int | None, str] = {}
+
+    def encoded(self, recipient: int | None, connected: list[int]) -> str:
+        """:meth:`frame` as JSON text, encoded once per distinct recipient (every socket
+        of one seat, and every spectator, gets the same text). ``connected`` must be the
+        same for all calls on one instance."""
+        text = self._encoded.get(recipient)
+        if text is None:
+            text = self._encoded[recipient] = encode(self.frame(recipient, connected))
+        return text
 
     def frame(self, recipient: int | None, connected: list[int]) -> dict[str, Any]:
         if recipient not in self._cache:
@@ -62,7 +80,7 @@ def snapshot_frame(
     info: dict[str, Any],
     state: dict[str, Any] | None,
     connected: list[int],
-    missed: list[EventRow] | None = None,
+    missed: list[EventRow] | list[EventRecord] | None = None,
 ) -> dict[str, Any]:
     """The ``snapshot`` frame for ``recipient`` (on connect, resync or after a refusal)."""
     match = Match.from_dict(state) if state else None

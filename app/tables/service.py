@@ -36,8 +36,19 @@ from app.core.security import (
     normalise_code,
     valid_move_id,
 )
-from app.db.models import EventRow, PlayerRow, TableRow, TableStatus
+from app.core.urls import libpq_dsn
+from app.db.models import PlayerRow, TableRow, TableStatus
 from app.db.session import GatedSessions
+from app.db.store import (
+    Busy,
+    CoreStore,
+    EventRecord,
+    MoveIdClash,
+    PgStore,
+    PlayerState,
+    TableState,
+    Unavailable,
+)
 from app.engine import IllegalMove, Match, history_for
 from app.tables.errors import TableError, not_found, unauthorized
 from app.tables.info import lobby_entry, table_info
@@ -47,9 +58,11 @@ log = logging.getLogger(__name__)
 NOTIFY_CHANNEL = "fiveup_events"
 MOVE_ID_MAX = 64
 
-CommitListener = Callable[[int, "list[EventRow] | None"], Awaitable[None]]
+CommitListener = Callable[[int, "list[EventRecord] | None"], Awaitable[None]]
 #: delays before re-running a commit listener that failed (delivery is idempotent)
 LISTENER_RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+#: tables whose state this process keeps in memory (least recently changed dropped first)
+HOT_TABLES_MAX = 5000
 
 
 @dataclass
@@ -64,13 +77,13 @@ class ActResult:
 class _Tx:
     """A change being built inside one transaction."""
 
-    session: AsyncSession
-    table: TableRow
-    players: list[PlayerRow]
+    session: AsyncSession | None  # None on the fast path (no seating changes there)
+    table: Any  # TableRow (seating, ORM) or TableState (everything else)
+    players: list[Any]  # PlayerRow or PlayerState
     match: Match | None
-    events: list[EventRow] = field(default_factory=list)
+    events: list[EventRecord] = field(default_factory=list)
 
-    def player_at(self, seat: int) -> PlayerRow | None:
+    def player_at(self, seat: int) -> Any:
         return next((p for p in self.players if p.seat == seat), None)
 
     def emit(
@@ -81,10 +94,10 @@ class _Tx:
         seat: int | None = None,
         player_id: int | None = None,
         move_id: str | None = None,
-    ) -> EventRow:
+    ) -> EventRecord:
         """Record one event (with the state and table info *after* it)."""
         self.table.seq += 1
-        row = EventRow(
+        row = EventRecord(
             table_id=self.table.id,
             seq=self.table.seq,
             kind=kind,
@@ -130,6 +143,18 @@ class TableService:
             weakref.WeakValueDictionary()
         )  # a lock lives while someone holds or waits on it
         self._timers: set[asyncio.Task[None]] = set()
+        # The hot path (moves, votes, deals): state kept in memory per table, keyed by
+        # its version, and written without the ORM. A write by another process moves
+        # the version on: ours then writes nothing, and the change is re-decided on
+        # state read fresh from the database.
+        self._hot: dict[int, tuple[TableState, list[PlayerState], Match | None]] = {}
+        engine = sessionmaker.kw["bind"]
+        self.store: PgStore | CoreStore
+        if postgres:
+            url = engine.url.render_as_string(hide_password=False)
+            self.store = PgStore(libpq_dsn(url), NOTIFY_CHANNEL)
+        else:
+            self.store = CoreStore(engine, sessionmaker._gate)
 
     # -- plumbing ----------------------------------------------------------------------
     def _lock(self, table_id: int) -> asyncio.Lock:
@@ -150,14 +175,16 @@ class TableService:
         return tid
 
     async def _retrying(
-        self, table_id: int, change: Callable[[_Tx], Awaitable[Any]], attempts: int = 4
+        self, table_id: int, change: Callable[[_Tx], Awaitable[Any]], attempts: int = 4,
+        *, seating: bool = False,
     ) -> tuple[Any, _Tx]:
         """``_mutate`` for table actions that are re-decided on fresh state (seating,
         start, votes): a conflict with another writer is retried, never for moves (a
         move was chosen against one state; it gets ``stale``/``conflict`` instead)."""
+        mutate = self._mutate if seating else self._mutate_fast
         for attempt in range(attempts):
             try:
-                return await self._mutate(table_id, change)
+                return await mutate(table_id, change)
             except TableError as err:
                 if err.code != "conflict" or attempt == attempts - 1:
                     raise
@@ -166,8 +193,10 @@ class TableService:
     async def _mutate(
         self, table_id: int, change: Callable[[_Tx], Awaitable[Any]]
     ) -> tuple[Any, _Tx]:
-        """Run ``change`` in one transaction with a version check; notify after commit."""
+        """Run ``change`` in one ORM transaction with a version check; notify after
+        commit. Used for seating changes (they add and remove players)."""
         async with self._lock(table_id):
+            self._hot.pop(table_id, None)
             try:
                 async with self.sessionmaker() as s, s.begin():
                     table = await s.get(TableRow, table_id)
@@ -181,7 +210,7 @@ class TableService:
                     result = await change(tx)
                     if tx.events:
                         table.state = tx.match.to_dict() if tx.match else None
-                        s.add_all(tx.events)
+                        s.add_all([e.as_row() for e in tx.events])
                         await s.flush()  # UPDATE ... WHERE version = :old, then INSERTs
                         if self.postgres:
                             await s.execute(
@@ -201,17 +230,95 @@ class TableService:
                     "conflict", "another change was committed first; resync", 409
                 ) from None
         if tx.events:
-            log.info(
-                "table %s: committed seq %s..%s (%s)",
-                table_id,
-                tx.events[0].seq,
-                tx.events[-1].seq,
-                ",".join(e.kind for e in tx.events),
-            )
+            self._committed(table_id, tx.events)
             await self._notify(table_id, tx.events)
         return result, tx
 
-    async def _notify(self, table_id: int, events: list[EventRow] | None = None) -> None:
+    @staticmethod
+    def _committed(table_id: int, events: list[EventRecord]) -> None:
+        if log.isEnabledFor(logging.INFO):
+            log.info("table %s: committed seq %s..%s (%s)", table_id, events[0].seq,
+                     events[-1].seq, ",".join(e.kind for e in events))
+
+    async def _mutate_fast(
+        self, table_id: int, change: Callable[[_Tx], Awaitable[Any]]
+    ) -> tuple[Any, _Tx]:
+        """Run ``change`` on the table's state and write it as one transaction with a
+        version check (:mod:`app.db.store`); notify after commit.
+
+        The state comes from this process's memory when it has the table at hand, else
+        from the database. Decided on remembered state, a refusal or a version that has
+        moved on (another process wrote) is not final: the change is decided once more on
+        fresh state, exactly as if it had arrived a moment later. Memory is updated only
+        after a successful write; any failure forgets the table.
+        """
+        async with self._lock(table_id):
+            hot = self._hot.pop(table_id, None)
+            while True:
+                remembered = hot is not None
+                if hot is None:
+                    try:
+                        loaded = await self.store.load(table_id)
+                    except Unavailable:
+                        raise _unavailable() from None
+                    if loaded is None:
+                        raise not_found()
+                    table, players = loaded
+                    match = Match.from_dict(table.state) if table.state else None
+                else:
+                    table, players, match = hot
+                    hot = None
+                tx = _Tx(None, table, players, match)
+                try:
+                    result = await change(tx)
+                except TableError:
+                    if remembered:
+                        continue  # maybe refused only because memory was behind
+                    raise
+                match = tx.match  # a new match replaces the old one (start, rematch)
+                if not tx.events:
+                    self._remember(table_id, table, players, match)
+                    return result, tx
+                table.state = match.to_dict() if match else None
+                try:
+                    written = await self.store.write(table, table.version, tx.events)
+                except (MoveIdClash, Busy) as exc:
+                    log.info("table %s: concurrent write refused (%s)", table_id,
+                             type(exc).__name__)
+                    raise _conflict() from None
+                except Unavailable:
+                    raise _unavailable() from None
+                if not written:
+                    if remembered:
+                        continue  # another process wrote: decide again on fresh state
+                    log.info("table %s: concurrent write refused (version)", table_id)
+                    raise _conflict()
+                table.version += 1
+                table.state = None  # memory keeps the Match; the dict was for the write
+                self._remember(table_id, table, players, match)
+                break
+        self._committed(table_id, tx.events)
+        await self._notify(table_id, tx.events)
+        return result, tx
+
+    def _remember(self, table_id: int, table: TableState, players: list[PlayerState],
+                  match: Match | None) -> None:
+        self._hot[table_id] = (table, players, match)
+        if len(self._hot) > HOT_TABLES_MAX:
+            del self._hot[next(iter(self._hot))]
+
+    def observed(self, table_id: int | None, seq: int | None) -> None:
+        """A commit seen on the database (NOTIFY): forget the table if memory is behind
+        (``None``: notifications may have been missed, forget every table). Only saves
+        work: the version check is what keeps remembered state from being written."""
+        if table_id is None:
+            self._hot.clear()
+            return
+        hot = self._hot.get(table_id)
+        if hot is not None and (seq is None or seq > hot[0].seq):
+            del self._hot[table_id]
+
+    async def _notify(self, table_id: int, events: list[EventRecord] | None = None) -> None:
         """Tell listeners (the hub) about committed events. A listener that fails is
         retried in the background: a committed change is always delivered."""
         for listener in self.listeners:
@@ -239,7 +346,7 @@ class TableService:
         task.add_done_callback(self._timers.discard)
 
     @staticmethod
-    def _auth(tx: _Tx, token: str | None) -> PlayerRow:
+    def _auth(tx: _Tx, token: str | None) -> Any:
         if not token:
             raise unauthorized()
         h = hash_token(token)
@@ -289,7 +396,7 @@ class TableService:
                     tx = _Tx(s, table, [player], None)
                     tx.emit("created", {"type": "created", "seat": 0, "name": hname},
                             seat=0, player_id=player.id)
-                    s.add_all(tx.events)
+                    s.add_all([e.as_row() for e in tx.events])
                     await s.flush()
                 break
             except IntegrityError:
@@ -314,6 +421,7 @@ class TableService:
                 raise TableError("seat_taken", f"seat {s} is taken", 409)
             player = PlayerRow(table_id=tx.table.id, seat=s, name=pname,
                                token_hash=hash_token(token))
+            assert tx.session is not None
             tx.session.add(player)
             await tx.session.flush()
             tx.players.append(player)
@@ -321,7 +429,7 @@ class TableService:
                     seat=s, player_id=player.id)
             return s
 
-        s, tx = await self._retrying(await self._table_id(code), change)
+        s, tx = await self._retrying(await self._table_id(code), change, seating=True)
         return table_info(tx.table, tx.players, tx.match), token, s
 
     async def change_seat(self, code: str, token: str | None, seat: Any) -> dict[str, Any]:
@@ -343,7 +451,7 @@ class TableService:
             tx.emit("moved_seat", {"type": "moved_seat", "from": old, "to": s, "name": player.name},
                     seat=s, player_id=player.id)
 
-        _, tx = await self._retrying(await self._table_id(code), change)
+        _, tx = await self._retrying(await self._table_id(code), change, seating=True)
         return table_info(tx.table, tx.players, tx.match)
 
     async def leave(self, code: str, token: str | None) -> dict[str, Any]:
@@ -355,7 +463,7 @@ class TableService:
                 raise TableError("already_started", "you cannot leave a match in play", 409)
             await self._remove(tx, player, "left")
 
-        _, tx = await self._retrying(await self._table_id(code), change)
+        _, tx = await self._retrying(await self._table_id(code), change, seating=True)
         return table_info(tx.table, tx.players, tx.match)
 
     async def kick(self, code: str, token: str | None, seat: Any) -> dict[str, Any]:
@@ -375,11 +483,12 @@ class TableService:
                 raise TableError("bad_seat", "use leave to leave your own table", 400)
             await self._remove(tx, target, "kicked")
 
-        _, tx = await self._retrying(await self._table_id(code), change)
+        _, tx = await self._retrying(await self._table_id(code), change, seating=True)
         return table_info(tx.table, tx.players, tx.match)
 
     @staticmethod
     async def _remove(tx: _Tx, player: PlayerRow, kind: str) -> None:
+        assert tx.session is not None
         await tx.session.delete(player)
         tx.players.remove(player)
         tx.emit(kind, {"type": kind, "seat": player.seat, "name": player.name},
@@ -471,17 +580,16 @@ class TableService:
                 # turn, ...): answer it with the original result. A retry that would
                 # still be legal is stopped by the unique (table_id, move_id) key.
                 if move_id is not None:
-                    prior = await self._prior(tx.session, table_id, move_id)
+                    prior = await self._prior(table_id, move_id)
                     if prior is not None:
                         return prior
                 raise
 
         try:
-            result, tx = await self._mutate(table_id, change)
+            result, tx = await self._mutate_fast(table_id, change)
         except TableError as err:
             if err.code == "conflict" and move_id is not None:
-                async with self.sessionmaker() as s:
-                    prior = await self._prior(s, table_id, move_id)
+                prior = await self._prior(table_id, move_id)
                 if prior is not None:
                     return prior
             raise
@@ -490,7 +598,7 @@ class TableService:
             self._maybe_schedule(tx)
         return result
 
-    def _play(self, tx: _Tx, player: PlayerRow, move: str, move_id: str | None,
+    def _play(self, tx: _Tx, player: Any, move: str, move_id: str | None,
               seq: int | None) -> ActResult:
         """The checks and the engine call of one move (raises TableError)."""
         if tx.table.status != TableStatus.PLAYING or tx.match is None:
@@ -515,11 +623,12 @@ class TableService:
         self._after_move(tx)
         return ActResult(row.seq)
 
-    @staticmethod
-    async def _prior(s: AsyncSession, table_id: int, move_id: str) -> ActResult | None:
-        seq = await s.scalar(
-            select(EventRow.seq).where(EventRow.table_id == table_id, EventRow.move_id == move_id)
-        )
+    async def _prior(self, table_id: int, move_id: str) -> ActResult | None:
+        """The committed result of ``move_id`` on this table, if any (a retry)."""
+        try:
+            seq = await self.store.prior_seq(table_id, move_id)
+        except Unavailable:
+            raise _unavailable() from None
         return None if seq is None else ActResult(seq, duplicate=True)
 
     def _after_move(self, tx: _Tx) -> None:
@@ -617,9 +726,10 @@ class TableService:
                                      self.next_round_seconds - elapsed)
 
     async def close(self) -> None:
-        """Cancel pending timers (shutdown)."""
+        """Cancel pending timers (shutdown) and close the store's connections."""
         for task in list(self._timers):
             task.cancel()
+        await self.store.close()
 
     # -- reading -----------------------------------------------------------------------
     async def identify(self, code: str, token: str | None) -> Identity:
@@ -689,6 +799,14 @@ class TableService:
             "you": ident.seat,
             "rounds": history_for(match, ident.seat) if match else [],
         }
+
+
+def _conflict() -> TableError:
+    return TableError("conflict", "another change was committed first; resync", 409)
+
+
+def _unavailable() -> TableError:
+    return TableError("unavailable", "the database is unavailable; retry", 503)
 
 
 def _event_state(match: Match | None) -> dict[str, Any] | None:
