@@ -32,8 +32,10 @@ class PgBroker:
         self._task: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
         #: called with (table_id, seq or None) for every notification, before the poke,
-        #: and with (None, None) after (re)connecting: anything may have been missed
-        self.observers: list[Callable[[int | None, int | None], None]] = []
+        #: and with (None, None) after (re)connecting: anything may have been missed.
+        #: An observer returning True takes over that notification's delivery (the
+        #: table service, for a commit of its own it is delivering itself).
+        self.observers: list[Callable[[int | None, int | None], bool]] = []
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -60,9 +62,9 @@ class PgBroker:
                         table_id, _, seq = note.payload.partition(":")
                         if table_id.isdigit():
                             tid, upto = int(table_id), int(seq) if seq.isdigit() else None
-                            for observe in self.observers:
-                                observe(tid, upto)
-                            await self.hub.poke(tid, upto=upto)
+                            taken = [observe(tid, upto) for observe in self.observers]
+                            if not any(taken):
+                                await self.hub.poke(tid, upto=upto)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -148,6 +148,8 @@ class TableService:
         # the version on: ours then writes nothing, and the change is re-decided on
         # state read fresh from the database.
         self._hot: dict[int, tuple[TableState, list[PlayerState], Match | None]] = {}
+        self._delivering: dict[int, int] = {}  # table id -> seq being committed/delivered
+        self._held_back: set[int] = set()  # tables with a NOTIFY left to that delivery
         engine = sessionmaker.kw["bind"]
         self.store: PgStore | CoreStore
         if postgres:
@@ -280,15 +282,21 @@ class TableService:
                     self._remember(table_id, table, players, match)
                     return result, tx
                 table.state = match.to_dict() if match else None
+                # until this process has delivered it, a NOTIFY of this commit is ours
+                self._delivering[table_id] = table.seq
                 try:
                     written = await self.store.write(table, table.version, tx.events)
-                except (MoveIdClash, Busy) as exc:
-                    log.info("table %s: concurrent write refused (%s)", table_id,
-                             type(exc).__name__)
-                    raise _conflict() from None
-                except Unavailable:
-                    raise _unavailable() from None
+                except BaseException as exc:
+                    self._delivered(table_id, table.seq, ok=False)
+                    if isinstance(exc, (MoveIdClash, Busy)):
+                        log.info("table %s: concurrent write refused (%s)", table_id,
+                                 type(exc).__name__)
+                        raise _conflict() from None
+                    if isinstance(exc, Unavailable):
+                        raise _unavailable() from None
+                    raise
                 if not written:
+                    self._delivered(table_id, table.seq, ok=False)
                     if remembered:
                         continue  # another process wrote: decide again on fresh state
                     log.info("table %s: concurrent write refused (version)", table_id)
@@ -298,8 +306,25 @@ class TableService:
                 self._remember(table_id, table, players, match)
                 break
         self._committed(table_id, tx.events)
-        await self._notify(table_id, tx.events)
+        try:
+            await self._notify(table_id, tx.events)
+        finally:
+            self._delivered(table_id, tx.events[-1].seq, ok=True)
         return result, tx
+
+    def _delivered(self, table_id: int, seq: int, *, ok: bool) -> None:
+        """The local write of ``seq`` has been delivered (``ok``) or did not happen: in
+        that case a NOTIFY for that seq held back meanwhile was someone else's."""
+        if self._delivering.get(table_id) == seq:
+            del self._delivering[table_id]
+        if table_id in self._held_back:
+            self._held_back.discard(table_id)
+            if not ok:
+                self._spawn(self._retry_listeners(table_id))
+
+    async def _retry_listeners(self, table_id: int) -> None:
+        for listener in self.listeners:
+            await self._retry_listener(listener, table_id, first_delay=0.0)
 
     def _remember(self, table_id: int, table: TableState, players: list[PlayerState],
                   match: Match | None) -> None:
@@ -307,16 +332,23 @@ class TableService:
         if len(self._hot) > HOT_TABLES_MAX:
             del self._hot[next(iter(self._hot))]
 
-    def observed(self, table_id: int | None, seq: int | None) -> None:
+    def observed(self, table_id: int | None, seq: int | None) -> bool:
         """A commit seen on the database (NOTIFY): forget the table if memory is behind
         (``None``: notifications may have been missed, forget every table). Only saves
-        work: the version check is what keeps remembered state from being written."""
+        work: the version check is what keeps remembered state from being written.
+
+        True if the commit is one this process is itself delivering right now (the
+        NOTIFY overtook the local delivery): the hub need not read it back."""
         if table_id is None:
             self._hot.clear()
-            return
+            return False
+        if seq is not None and self._delivering.get(table_id) == seq:
+            self._held_back.add(table_id)
+            return True
         hot = self._hot.get(table_id)
         if hot is not None and (seq is None or seq > hot[0].seq):
             del self._hot[table_id]
+        return False
 
     async def _notify(self, table_id: int, events: list[EventRecord] | None = None) -> None:
         """Tell listeners (the hub) about committed events. A listener that fails is
@@ -329,8 +361,12 @@ class TableService:
                             table_id, type(exc).__name__)
                 self._spawn(self._retry_listener(listener, table_id))
 
-    async def _retry_listener(self, listener: CommitListener, table_id: int) -> None:
-        for delay in LISTENER_RETRY_DELAYS:
+    async def _retry_listener(
+        self, listener: CommitListener, table_id: int, first_delay: float | None = None
+    ) -> None:
+        delays = LISTENER_RETRY_DELAYS if first_delay is None else (
+            first_delay, *LISTENER_RETRY_DELAYS)
+        for delay in delays:
             await asyncio.sleep(delay)
             try:
                 await listener(table_id, None)
