@@ -128,7 +128,7 @@ def new_page(browser, server):  # type: ignore[no-untyped-def]
         ctx.add_init_script(
             f"try {{ if (!localStorage.getItem('fiveup.lang')) localStorage.setItem('fiveup.lang', '{lang}') }} catch (e) {{}}"
         )
-        ctx.set_default_timeout(20_000)
+        ctx.set_default_timeout(45_000)  # generous: the machine may be busy
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))

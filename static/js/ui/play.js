@@ -162,7 +162,7 @@ export function renderPlay(root, ctx) {
         class: "hand-tile" + (can ? " playable" : myTurn ? " unplayable" : "") + (st.selected === tile ? " selected" : "") + (must ? " must" : ""),
         "data-testid": "hand-tile", "data-tile": tile, "data-playable": can ? "1" : "0", "data-focus": "hand-" + tile,
         "data-places": myTurn ? movesForTile(legal, tile).length : 0,
-        "aria-label": tile + (must ? " — " + t("must_play") : ""), "aria-pressed": st.selected === tile ? "true" : "false",
+        "aria-label": t("tile_label", { a: tile.split("|")[0], b: tile.split("|")[1] }) + (must ? " — " + t("must_play") : ""), "aria-pressed": st.selected === tile ? "true" : "false",
         disabled: myTurn && !can ? false : undefined,
       }, tileSvg(tile, { size: 34 }), must ? h("span", { class: "must-label", text: t("must_play") }) : null);
       btn.addEventListener("click", () => {
