@@ -91,10 +91,11 @@ export function tileSvg(tile, { vertical = true, size = 28, faceDown = false } =
  *  opts.targets    [{key, rect, points, label}] ghost targets for the selected tile
  *  opts.focusKey   key of the keyboard-focused target
  *  opts.zoom {k, x, y}  user zoom and pan (applied to the viewBox)
+ *  opts.minView {w, h}  smallest drawing (grid units), so few tiles are not drawn huge
  */
 export function renderBoard(svg, lay, opts = {}) {
   const targets = opts.targets || [];
-  const vb = viewBoxFor(lay, targets.map((t) => t.rect), 3);
+  const vb = viewBoxFor(lay, targets.map((t) => t.rect), 3, opts.minView || undefined);
   const z = opts.zoom || { k: 1, x: 0, y: 0 };
   const w = vb[2] / z.k, h = vb[3] / z.k;
   const cx = vb[0] + vb[2] / 2 + z.x, cy = vb[1] + vb[3] / 2 + z.y;

@@ -49,7 +49,11 @@ export function renderPlay(root, ctx) {
       class: "board", "data-testid": "board", role: "img", "aria-label": t("board_label"),
       "aria-describedby": "layout-description", tabindex: "0", "data-focus": "board",
     });
-    renderBoard(svg, lay, { last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom });
+    const portrait = window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+    renderBoard(svg, lay, {
+      last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom,
+      minView: portrait ? { w: 22, h: 26 } : { w: 36, h: 20 },
+    });
     svg.addEventListener("click", (e) => {
       const tg = e.target.closest && e.target.closest("[data-move]");
       if (tg) play(tg.getAttribute("data-move"));
