@@ -143,3 +143,69 @@ def test_layout_of_full_set_random_trees(new_page) -> None:  # type: ignore[no-u
       return { bad, n };
     }""")
     assert res == {"bad": 0, "n": 1200}
+
+
+def test_spinner_geometry(new_page) -> None:  # type: ignore[no-untyped-def]
+    """R10/R11 as drawn: a double lies crosswise, its two lines run straight through it,
+    its branches leave at right angles from its middle, and a double on a branch is a
+    spinner again. Every tile touches the tile it joins (no connector)."""
+    tiles = [
+        {"tile": "3|3", "at": None, "via": None},
+        {"tile": "1|3", "at": "3|3:lineA", "via": "high"},
+        {"tile": "3|4", "at": "3|3:lineB", "via": "low"},
+        {"tile": "3|5", "at": "3|3:branchA", "via": "low"},
+        {"tile": "2|3", "at": "3|3:branchB", "via": "high"},
+        {"tile": "5|5", "at": "3|5:high", "via": "lineA"},
+        {"tile": "5|6", "at": "5|5:lineB", "via": "low"},
+        {"tile": "0|5", "at": "5|5:branchA", "via": "high"},
+        {"tile": "4|5", "at": "5|5:branchB", "via": "high"},
+    ]
+    page = new_page()
+    page.goto("/")
+    r = page.evaluate(
+        """async (tiles) => {
+      const L = await import('/static/js/board/layout.js');
+      const { rects } = L.computeLayout(tiles);
+      return Object.fromEntries(rects.map((x) => [x.tile, x]));
+    }""",
+        tiles,
+    )
+
+    def centre(t: str) -> tuple[float, float]:
+        return (r[t]["x"] + r[t]["w"] / 2, r[t]["y"] + r[t]["h"] / 2)
+
+    def touching(a: str, b: str) -> bool:
+        ra, rb = r[a], r[b]
+        return (
+            ra["x"] <= rb["x"] + rb["w"]
+            and rb["x"] <= ra["x"] + ra["w"]
+            and ra["y"] <= rb["y"] + rb["h"]
+            and rb["y"] <= ra["y"] + ra["h"]
+        )
+
+    # The opening double lies crosswise to its line (lines run west-east).
+    assert (r["3|3"]["w"], r["3|3"]["h"]) == (2, 4)
+    cx, cy = centre("3|3")
+    # Lines straight through it: same row, west and east.
+    assert centre("1|3")[1] == cy and centre("1|3")[0] < cx
+    assert centre("3|4")[1] == cy and centre("3|4")[0] > cx
+    # Branches at right angles from its middle: same column, north (A) and south (B).
+    assert centre("3|5")[0] == cx and centre("3|5")[1] < cy
+    assert centre("2|3")[0] == cx and centre("2|3")[1] > cy
+    # The double on the branch lies crosswise to the branch (horizontal) and spins:
+    # its line goes on north, its branches leave west/east.
+    assert (r["5|5"]["w"], r["5|5"]["h"]) == (4, 2)
+    bx, by = centre("5|5")
+    assert centre("5|6")[0] == bx and centre("5|6")[1] < by
+    assert {centre("0|5")[1], centre("4|5")[1]} == {by}
+    assert (
+        sorted([centre("0|5")[0], centre("4|5")[0]])[0]
+        < bx
+        < sorted([centre("0|5")[0], centre("4|5")[0]])[1]
+    )
+    # The joined half is the matching one: 1|3 shows its 3 next to the spinner.
+    assert r["1|3"]["first"] == 3 and r["3|4"]["first"] == 3
+    for t in tiles[1:]:
+        parent = t["at"].split(":")[0]
+        assert touching(t["tile"], parent), t
+        assert r[t["tile"]]["connector"] is None, t
