@@ -72,7 +72,7 @@ export function renderPlay(root, ctx) {
       text: focused ? focused.label : "" });
     const boardWrap = h("div", { class: "board-wrap" }, svg, info, zoomCtl, announce,
       you === null ? h("div", { class: "spectating-banner", "data-testid": "spectating-banner" },
-        h("span", { class: "badge spectating", text: "👁 " + t("spectating") }), h("div", { class: "meta", text: t("spectating_note") })) : null);
+        h("span", { class: "badge spectating", text: t("spectating") }), h("div", { class: "meta", text: t("spectating_note") })) : null);
     felt.appendChild(boardWrap);
 
     // bottom: your hand (or seat 0's backs for a spectator)
