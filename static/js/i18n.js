@@ -23,7 +23,7 @@ const DICT = {
     join_prompt: "Enter your name and pick a free seat.",
     spectating: "Spectating", spectating_note: "You are watching this table. Hands are hidden.",
     stock: "Stock: {n}", board_count: "Board count: {n}", turn_of: "{name} to play", your_turn: "Your turn",
-    tiles_n: "{n} tiles",
+    tiles_n: "{n} tiles", tiles_n_one: "{n} tile",
     draw: "Draw", pass: "Pass", must_play: "must play", must_play_note: "You drew {tile}: you must play it.",
     no_moves_draw: "No tile fits: draw from the stock.", no_moves_pass: "No tile fits and the stock is empty: pass.",
     select_tile: "Choose a tile, then a place on the board.", choose_place: "Choose where to play {tile}.",
@@ -78,7 +78,7 @@ const DICT = {
     join_prompt: "Введіть ім'я та виберіть вільне місце.",
     spectating: "Глядач", spectating_note: "Ви дивитеся цей стіл. Руки гравців приховані.",
     stock: "Базар: {n}", board_count: "Сума кінців: {n}", turn_of: "Хід: {name}", your_turn: "Ваш хід",
-    tiles_n: "{n} кісток",
+    tiles_n: "{n} кісток", tiles_n_one: "{n} кістка", tiles_n_few: "{n} кістки",
     draw: "Добрати", pass: "Пас", must_play: "треба зіграти", must_play_note: "Ви добрали {tile}: її треба зіграти.",
     no_moves_draw: "Немає ходу: доберіть з базару.", no_moves_pass: "Немає ходу і базар порожній: пас.",
     select_tile: "Виберіть кістку, потім місце на столі.", choose_place: "Виберіть, куди поставити {tile}.",
@@ -134,8 +134,24 @@ export function setLang(l) {
 
 /** t("stock", {n: 3}) -> "Stock: 3". Unknown keys fall back to English, then the key. */
 export function t(key, params = {}) {
-  const s = (DICT[lang] && DICT[lang][key]) ?? DICT.en[key] ?? key;
+  const s = lookup(pluralKey(key, params.n)) ?? lookup(key) ?? key;
   return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] !== undefined ? String(params[k]) : "{" + k + "}"));
+}
+
+function lookup(key) {
+  return (DICT[lang] && DICT[lang][key]) ?? DICT.en[key];
+}
+
+/** "tiles_n" + n -> "tiles_n_one" / "tiles_n_few" / … by the language's plural rules. */
+function pluralKey(key, n) {
+  if (typeof n !== "number") return key;
+  const category = new Intl.PluralRules(lang).select(n);
+  return (DICT[lang] && DICT[lang][key + "_" + category]) ? key + "_" + category : key;
+}
+
+/** The engine's layout description in the current language (R10 wording of the rules). */
+export function layoutDescription(view) {
+  return (lang === "uk" && view.description_uk) || view.description || "";
 }
 
 export function hasKey(key) { return key in DICT.en; }

@@ -184,10 +184,45 @@ def test_every_string_is_translated(new_page) -> None:  # type: ignore[no-untype
     page.goto("/")
     missing = page.evaluate("""async () => {
       const m = await import('/static/js/i18n.js');
+      // plural forms (key_one, key_few, ...) differ by language; their base key must exist
+      const plural = /_(zero|one|two|few|many)$/;
+      const base = k => k.replace(plural, "");
       const en = Object.keys(m._dict.en), uk = Object.keys(m._dict.uk);
-      return [...en.filter(k => !uk.includes(k)), ...uk.filter(k => !en.includes(k))];
+      const orphans = [...en, ...uk].filter(k => plural.test(k) && !(base(k) in m._dict.en && base(k) in m._dict.uk));
+      const core = keys => keys.filter(k => !plural.test(k));
+      return [...core(en).filter(k => !uk.includes(k)), ...core(uk).filter(k => !en.includes(k)), ...orphans];
     }""")
     assert missing == []
+
+
+def test_counts_use_each_languages_plural_forms(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto("/")
+    words = page.evaluate("""async () => {
+      const m = await import('/static/js/i18n.js');
+      const out = {};
+      for (const lang of ["en", "uk"]) {
+        m.setLang(lang);
+        out[lang] = [1, 2, 5, 21].map(n => m.t("tiles_n", { n }));
+      }
+      m.setLang("en");
+      return out;
+    }""")
+    assert words["en"] == ["1 tile", "2 tiles", "5 tiles", "21 tiles"]
+    assert words["uk"] == ["1 кістка", "2 кістки", "5 кісток", "21 кістка"]
+
+
+def test_layout_description_follows_the_language(new_page) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto("/")
+    texts = page.evaluate("""async () => {
+      const m = await import('/static/js/i18n.js');
+      const view = { description: "Tiles: [1|4].", description_uk: "Плитки: [1|4]." };
+      m.setLang("uk"); const uk = m.layoutDescription(view);
+      m.setLang("en"); const en = m.layoutDescription(view);
+      return [en, uk];
+    }""")
+    assert texts == ["Tiles: [1|4].", "Плитки: [1|4]."]
 
 
 def test_names_are_text_never_html(new_page) -> None:  # type: ignore[no-untyped-def]

@@ -1,7 +1,7 @@
 // The table in play (and spectating): seats around the felt, the board, your hand,
 // scores with tallies, the log; the round/match result dialog on top when settled.
 import { h } from "../dom.js";
-import { t, sideLabel } from "../i18n.js";
+import { t, sideLabel, layoutDescription } from "../i18n.js";
 import { renderBoard, tileSvg, svgEl } from "../board/render.js";
 import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } from "../board/input.js";
 import { tallySvg } from "./tally.js";
@@ -198,7 +198,7 @@ export function renderPlay(root, ctx) {
       entries.length ? log : h("p", { text: t("log_empty") })));
     panel.appendChild(h("section", { class: "card" },
       h("details", {}, h("summary", { text: t("description") }),
-        h("p", { id: "layout-description", "data-testid": "layout-description", text: v.description || "" })),
+        h("p", { id: "layout-description", "data-testid": "layout-description", text: layoutDescription(v) })),
       h("p", {}, h("small", { text: t("keyboard_help") }))));
     return panel;
   }
