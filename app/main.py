@@ -38,7 +38,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         postgres = is_postgres(settings.database_url)
         hub = Hub(sessionmaker)
         service = TableService(
-            sessionmaker, postgres=postgres, next_round_seconds=settings.next_round_seconds
+            sessionmaker,
+            postgres=postgres,
+            next_round_seconds=settings.next_round_seconds,
+            db_writers=settings.db_writers,
+            notify_after_commit=settings.notify == "after_commit",
         )
         service.listeners.append(hub.poke)
         broker = PgBroker(libpq_dsn(settings.database_url), hub) if postgres else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -25,6 +26,14 @@ class Settings(BaseSettings):
     static_dir: Path = REPO_ROOT / "static"
     max_frame_bytes: int = 16384
     log_level: str = "INFO"
+    #: PostgreSQL connections for the hot path's writes (app/db/store.py). A commit
+    #: waits for the WAL flush, so commits/s grow with concurrent connections (group
+    #: commit); keep room under the server's max_connections (the ORM pool takes 30).
+    db_writers: int = Field(default=16, ge=1, le=200)
+    #: PostgreSQL: ``in_transaction`` (pg_notify inside each change's transaction: atomic
+    #: with the commit) or ``after_commit`` (sent right after it, batched; faster under
+    #: load, see app/db/store.py PgNotifier for the trade-off)
+    notify: Literal["in_transaction", "after_commit"] = "in_transaction"
 
 
 @lru_cache

@@ -13,6 +13,7 @@ engine's (``Match.play``, ``Match.next_round``, ``Match.new``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import weakref
@@ -133,6 +134,8 @@ class TableService:
         postgres: bool,
         next_round_seconds: float = 8.0,
         rng: random.Random | None = None,
+        db_writers: int = 16,
+        notify_after_commit: bool = False,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.postgres = postgres
@@ -154,7 +157,8 @@ class TableService:
         self.store: PgStore | CoreStore
         if postgres:
             url = engine.url.render_as_string(hide_password=False)
-            self.store = PgStore(libpq_dsn(url), NOTIFY_CHANNEL)
+            self.store = PgStore(libpq_dsn(url), NOTIFY_CHANNEL, size=db_writers,
+                                 notify_after_commit=notify_after_commit)
         else:
             self.store = CoreStore(engine, sessionmaker._gate)
 
@@ -385,7 +389,7 @@ class TableService:
     def _auth(tx: _Tx, token: str | None) -> Any:
         if not token:
             raise unauthorized()
-        h = hash_token(token)
+        h = _hash_token(token)
         player = next((p for p in tx.players if p.token_hash == h), None)
         if player is None:
             raise unauthorized()
@@ -835,6 +839,11 @@ class TableService:
             "you": ident.seat,
             "rounds": history_for(match, ident.seat) if match else [],
         }
+
+
+#: the seat token's hash, remembered for the tokens of open sockets (one SHA-256 per
+#: move saved; tokens are in memory anyway, in the connections)
+_hash_token = functools.lru_cache(maxsize=16384)(hash_token)
 
 
 def _conflict() -> TableError:
