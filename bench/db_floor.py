@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import time
 import uuid
@@ -65,45 +66,20 @@ async def run(dsn: str, args: argparse.Namespace, pipeline: bool) -> tuple[float
     async def one(tid: int) -> None:
         conn = await pool.get()
         try:
-            async with conn.transaction():
-                if pipeline:
-                    async with conn.pipeline():
-                        cur = await conn.execute(
-                            "select version, seq, state from t where id = %s", (tid,)
-                        )
-                        version, seq, _ = await cur.fetchone()  # type: ignore[misc]
-                        await conn.execute(
-                            "update t set version = version + 1, seq = seq + 1, state = %s,"
-                            " info = %s where id = %s and version = %s",
-                            (Jsonb(state), Jsonb(info), tid, version),
-                        )
-                        await conn.execute(
-                            "insert into e values (%s, %s, %s, %s, %s, %s)",
-                            (
-                                tid,
-                                seq + 1,
-                                uuid.uuid4().hex,
-                                Jsonb(event),
-                                Jsonb(state),
-                                Jsonb(info),
-                            ),
-                        )
-                        await conn.execute("select pg_notify('bench', %s)", (f"{tid}:{seq}",))
-                else:
-                    cur = await conn.execute(
-                        "select version, seq, state from t where id = %s", (tid,)
-                    )
-                    version, seq, _ = await cur.fetchone()  # type: ignore[misc]
-                    await conn.execute(
-                        "update t set version = version + 1, seq = seq + 1, state = %s,"
-                        " info = %s where id = %s and version = %s",
-                        (Jsonb(state), Jsonb(info), tid, version),
-                    )
-                    await conn.execute(
-                        "insert into e values (%s, %s, %s, %s, %s, %s)",
-                        (tid, seq + 1, uuid.uuid4().hex, Jsonb(event), Jsonb(state), Jsonb(info)),
-                    )
-                    await conn.execute("select pg_notify('bench', %s)", (f"{tid}:{seq}",))
+            batch = conn.pipeline() if pipeline else contextlib.nullcontext()
+            async with conn.transaction(), batch:
+                cur = await conn.execute("select version, seq, state from t where id = %s", (tid,))
+                version, seq, _ = await cur.fetchone()  # type: ignore[misc]
+                await conn.execute(
+                    "update t set version = version + 1, seq = seq + 1, state = %s,"
+                    " info = %s where id = %s and version = %s",
+                    (Jsonb(state), Jsonb(info), tid, version),
+                )
+                await conn.execute(
+                    "insert into e values (%s, %s, %s, %s, %s, %s)",
+                    (tid, seq + 1, uuid.uuid4().hex, Jsonb(event), Jsonb(state), Jsonb(info)),
+                )
+                await conn.execute("select pg_notify('bench', %s)", (f"{tid}:{seq}",))
         finally:
             pool.put_nowait(conn)
 
