@@ -144,6 +144,38 @@ class Layout:
                     ends.append((NAMES[tile], HIGH[tile]))
         return ends
 
+    def points_if_placed(self, tile: Tile, place: Place) -> int:
+        """Raw points joining ``tile`` to the open ``place`` would earn (R13–R15), without
+        changing anything. ``place`` must be a legal place for ``tile``.
+
+        >>> from app.engine.tiles import parse_tile as t
+        >>> from app.engine.places import parse_place as p
+        >>> board = Layout(); _ = board.open_with(t("3|6"))
+        >>> board.points_if_placed(t("6|6"), p("3|6:high")), board.end_sum
+        (15, 9)
+        """
+        value = PLACE_VALUE[place]
+        host = place >> 2
+        total = self.end_sum
+        if IS_DOUBLE[host]:
+            side = place & 3
+            if (
+                side <= LINE_B
+                and self._connected[host * 4 + (LINE_B if side == LINE_A else LINE_A)]
+            ):
+                total -= 2 * value
+        else:
+            total -= value
+        if IS_DOUBLE[tile]:
+            total += 2 * value
+        else:
+            total += HIGH[tile] if LOW[tile] == value else LOW[tile]
+        return total if total > 0 and total % 5 == 0 else 0
+
+    def points_if_opened(self, tile: Tile) -> int:
+        """Raw points opening with ``tile`` would earn (R8, R16)."""
+        return award(LOW[tile] + HIGH[tile])
+
     # -- mutations (trusted) -----------------------------------------------------------
     def _add_open(self, place: Place) -> None:
         value = PLACE_VALUE[place]

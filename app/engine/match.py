@@ -108,6 +108,7 @@ class Match:
         "history",
         "over",
         "players",
+        "public_view_cache",
         "round",
         "round_number",
         "scores",
@@ -137,6 +138,8 @@ class Match:
         self.settlement: Json | None = None
         self.over = False
         self.winner: int | None = None
+        # (key, view) of the part of every view that is the same for all (see views.py)
+        self.public_view_cache: tuple[tuple[int, int, int], Json] | None = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod

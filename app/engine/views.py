@@ -18,14 +18,11 @@ drawn tile but your own, until the settlement reveals the hands (R5, R22).
 
 from __future__ import annotations
 
-from typing import Any
-
 from .describe import describe_layout
 from .layout import OPENING
 from .match import Json, Match, entry_dict, entry_from_list, sides_seats
-from .moves import Move
 from .places import PLACE_NAMES, PLACE_VALUE, side_name
-from .round import Round
+from .round import NO_TILE, Round
 from .tiles import NAMES
 
 VIEW_FORMAT = 1
@@ -44,15 +41,6 @@ def project_event(event: Json, recipient: int | None) -> Json:
     return out
 
 
-def _points_if_placed(rnd: Round, move: Move) -> int:
-    """Raw points ``move`` would earn (R15), tried on a copy of the layout."""
-    trial = rnd.layout.copy()
-    assert move.tile is not None
-    if move.place is None:
-        return trial.open_with(move.tile)
-    return trial.place(move.tile, move.place)
-
-
 def legal_entries(match: Match, seat: int) -> list[Json]:
     """The seat's legal moves with the raw points each placement would earn (R15)."""
     rnd = match.round
@@ -62,7 +50,11 @@ def legal_entries(match: Match, seat: int) -> list[Json]:
         if move.tile is not None:
             entry["tile"] = NAMES[move.tile]
             entry["place"] = None if move.place is None else PLACE_NAMES[move.place]
-            entry["points"] = _points_if_placed(rnd, move)
+            entry["points"] = (
+                rnd.layout.points_if_opened(move.tile)
+                if move.place is None
+                else rnd.layout.points_if_placed(move.tile, move.place)
+            )
         entries.append(entry)
     return entries
 
@@ -89,18 +81,26 @@ def layout_data(rnd: Round) -> Json:
     }
 
 
-def view_for(match: Match, recipient: int | None) -> Json:
-    """The state as ``recipient`` (a seat, or ``None`` for a spectator) may see it."""
+def _public_view(match: Match) -> Json:
+    """The part of every recipient's view that is the same for all: built once per state.
+
+    Cached on the match under a key that changes with every move and every deal, so
+    the server building one view per seat and spectator pays for the layout, its
+    descriptions and the log once. Draws are blanked here (R5); a seat's own draws are
+    put back in :func:`view_for`.
+    """
     rnd = match.round
-    seated = recipient is not None and 0 <= recipient < match.players
-    you = recipient if seated else None
-    log = [project_event(entry_dict(match.round_number, i, e), you) for i, e in enumerate(rnd.log)]
-    view: dict[str, Any] = {
+    key = (match.round_number, len(rnd.log), id(rnd))
+    cached = match.public_view_cache
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    log = [project_event(entry_dict(match.round_number, i, e), None) for i, e in enumerate(rnd.log)]
+    public: Json = {
         "format": VIEW_FORMAT,
         "players": match.players,
         "target": match.target,
         "sides": sides_seats(match.players),
-        "you": you,
+        "you": None,
         "scores": list(match.scores),
         "round": match.round_number,
         "phase": match.phase,
@@ -108,13 +108,9 @@ def view_for(match: Match, recipient: int | None) -> Json:
         "starter": rnd.starter,
         "hand_sizes": rnd.hand_sizes(),
         "stock": rnd.stock_size,
-        "hand": None if you is None else [NAMES[t] for t in rnd.hand(you)],
-        "must_play": (
-            NAMES[rnd.must_play]
-            if you is not None and rnd.turn == you and rnd.must_play >= 0
-            else None
-        ),
-        "legal": [] if you is None else legal_entries(match, you),
+        "hand": None,
+        "must_play": None,
+        "legal": [],
         "layout": layout_data(rnd),
         "description": describe_layout(rnd.layout),
         "description_uk": describe_layout(rnd.layout, "uk"),
@@ -123,6 +119,33 @@ def view_for(match: Match, recipient: int | None) -> Json:
         "settlement": match.settlement,  # hands revealed at settlement (R22)
         "winner": match.winner,
     }
+    match.public_view_cache = (key, public)
+    return public
+
+
+def view_for(match: Match, recipient: int | None) -> Json:
+    """The state as ``recipient`` (a seat, or ``None`` for a spectator) may see it.
+
+    The result shares its nested public parts with other recipients' views of the same
+    state: treat it as read-only (serialise it, don't edit it).
+    """
+    public = _public_view(match)
+    if recipient is None or not 0 <= recipient < match.players:
+        return dict(public)
+    rnd = match.round
+    you = recipient
+    view = dict(public)
+    view["you"] = you
+    view["hand"] = [NAMES[t] for t in rnd.hand(you)]
+    view["must_play"] = NAMES[rnd.must_play] if rnd.turn == you and rnd.must_play >= 0 else None
+    view["legal"] = legal_entries(match, you)
+    own_draws = [i for i, e in enumerate(rnd.log) if e[0] == you and e[3] != NO_TILE]
+    if own_draws:
+        log = list(public["log"])
+        for i in own_draws:
+            log[i] = entry_dict(match.round_number, i, rnd.log[i])  # your own draws (R5)
+        view["log"] = log
+        view["last_move"] = log[-1]
     return view
 
 

@@ -98,7 +98,14 @@ def play_checked_round(match: Match, rng: random.Random, ledger: list[int]) -> N
         else:
             raise AssertionError("a move out of turn was accepted")
         assert match.to_dict() == before
-        event = match.play(seat, rng.choice(legal))
+        chosen = rng.choice(legal)
+        promised = {e["move"]: e.get("points") for e in view_for(match, seat)["legal"]}
+        event = match.play(seat, chosen)
+        if chosen.tile is not None:
+            assert promised[chosen.text] == event["points"]  # the view's points are the real ones
+        fresh = Match.from_dict(match.to_dict())
+        for recipient in [None, *range(match.players)]:
+            assert view_for(match, recipient) == view_for(fresh, recipient)  # cache is exact
         ledger[match.side_of(seat)] += event["points"] // 5
         assert_views_hide_everything_else(match)
         assert_state_round_trips(match)
