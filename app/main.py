@@ -3,6 +3,7 @@ broker and routes. ``uvicorn --factory app.main:create_app`` or ``fiveup serve``
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,6 +25,17 @@ from app.tables.errors import TableError
 from app.tables.service import TableService
 
 log = logging.getLogger(__name__)
+
+
+async def _reconcile_every(hub: Hub, seconds: float) -> None:
+    """With NOTIFY after commit, a notification can be lost if the committing process
+    dies in between: check the local tables against the database now and then."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            await hub.reconcile()
+        except Exception as exc:  # the next round tries again
+            log.warning("reconcile failed (%s)", type(exc).__name__)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -53,10 +65,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if broker is not None:
             broker.observers.append(service.observed)  # forget tables others changed
             broker.start()
+        reconciler = None
+        if postgres and settings.notify == "after_commit":
+            reconciler = asyncio.get_running_loop().create_task(_reconcile_every(hub, 2.0))
         await service.resume_timers()
         try:
             yield
         finally:
+            if reconciler is not None:
+                reconciler.cancel()
             await service.close()
             if broker is not None:
                 await broker.stop()

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.db.models import EventRow, PlayerRow
+from app.db.models import EventRow, PlayerRow, TableRow
 from app.db.session import GatedSessions
 from app.db.store import EventRecord
 from app.realtime.projection import RowFrames, snapshot_frame
@@ -204,6 +204,24 @@ class Hub:
                 else:  # removed: the socket stays open as a spectator
                     c.seat = c.player_id = c.token = None
         self._presence_changed(table_id, before)
+
+    async def reconcile(self) -> None:
+        """Catch up every local table the database has moved past (one query). A safety
+        net for notifications that never came (``FIVEUP_NOTIFY=after_commit``: a
+        process that died between its commit and its NOTIFY)."""
+        behind = {tid: min((c.last_seq for c in conns if c.last_seq >= 0), default=None)
+                  for tid, conns in self.tables.items()}
+        ids = [tid for tid, seen in behind.items() if seen is not None]
+        if not ids:
+            return
+        async with self.sessionmaker() as s:
+            rows = (await s.execute(
+                select(TableRow.id, TableRow.seq).where(TableRow.id.in_(ids))
+            )).all()
+        for tid, seq in rows:
+            seen = behind.get(tid)
+            if seen is not None and seq > seen:
+                await self.poke(tid, upto=seq)
 
     async def poke_all(self) -> None:
         """Catch up every table with local connections (after a LISTEN reconnect)."""

@@ -140,3 +140,35 @@ async def test_two_processes_fan_out_and_refuse_double_writes(pg_url: str) -> No
     finally:
         a.kill()
         b.kill()
+
+
+async def test_after_commit_notify_lost_is_caught_up(pg_url: str) -> None:
+    """FIVEUP_NOTIFY=after_commit: a process that dies between its commit and its NOTIFY
+    (simulated: its notifier never sends) still gets the event to other processes'
+    sockets — their periodic check against the database catches up."""
+    from app.db.session import make_engine, make_sessionmaker
+    from app.tables.service import TableService
+
+    server = ServerProcess(pg_url, FIVEUP_NOTIFY="after_commit").start()
+    engine = make_engine(pg_url)
+    silent = TableService(make_sessionmaker(engine), postgres=True, next_round_seconds=0,
+                          notify_after_commit=True)
+    assert silent.store.notifier is not None  # type: ignore[union-attr]
+    silent.store.notifier.send = lambda payload: None  # type: ignore[union-attr,method-assign]
+    try:
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+            code, tokens = await seat_table(http, 2)
+        clients = await _connect_all(server, code, tokens)
+        mover = await _turn(clients)
+        seat = clients.index(mover)
+        before = mover.last_seq
+        ident = await silent.identify(code, None)
+        result = await silent.act(ident.table_id, tokens[seat],
+                                  greedy_choice(mover.view["legal"], random.Random(1)),  # type: ignore[index]
+                                  None, before)
+        for c in clients:
+            await c.wait_for(lambda c: c.last_seq >= result.seq, timeout=15)
+    finally:
+        await silent.close()
+        await engine.dispose()
+        server.kill()
