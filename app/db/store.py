@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 import psycopg
 from psycopg.types.json import set_json_loads
-from sqlalchemy import insert, select, update
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -336,6 +336,12 @@ class PgNotifier:
                 await self._task
 
 
+def _table(model: type[Any]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
 class CoreStore:
     """The same operations with SQLAlchemy Core (used for SQLite; no NOTIFY)."""
 
@@ -347,7 +353,7 @@ class CoreStore:
         return None
 
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
-        t, p = TableRow.__table__, PlayerRow.__table__
+        t, p = _table(TableRow), _table(PlayerRow)
         async with self._gate, self.engine.connect() as conn:
             row = (await conn.execute(select(*(t.c[c] for c in _TABLE_COLS.split(", ")))
                                       .where(t.c.id == table_id))).first()
@@ -359,7 +365,7 @@ class CoreStore:
         return _table_state(row), players
 
     async def write(self, table: TableState, old_version: int, events: list[EventRecord]) -> bool:
-        t, e = TableRow.__table__, EventRow.__table__
+        t, e = _table(TableRow), _table(EventRow)
         now = datetime.now(UTC)
         try:
             async with self._gate, self.engine.begin() as conn:
@@ -384,7 +390,7 @@ class CoreStore:
         return True
 
     async def prior_seq(self, table_id: int, move_id: str) -> int | None:
-        e = EventRow.__table__
+        e = _table(EventRow)
         async with self._gate, self.engine.connect() as conn:
             seq = await conn.scalar(select(e.c.seq).where(e.c.table_id == table_id,
                                                           e.c.move_id == move_id))
