@@ -7,6 +7,7 @@ but are copied field by field from a whitelist anyway.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -14,6 +15,7 @@ import orjson
 from app.db.models import EventRow
 from app.db.store import EventRecord
 from app.engine import Match, project_event, view_for
+from app.tables.info import utc_iso
 
 #: fields a table (non-engine) event may carry to clients
 _TABLE_EVENT_FIELDS = ("type", "seat", "name", "from", "to", "match", "round", "starter")
@@ -87,6 +89,7 @@ def snapshot_frame(
     return {
         "type": "snapshot",
         "seq": seq,
+        "server_time": utc_iso(datetime.now(UTC)),  # for the client's clock skew
         "you": recipient,
         "table": with_presence(info, connected),
         "view": view_for(match, recipient) if match else None,

@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.db.models import PlayerRow, TableRow
+from app.db.models import PlayerRow, TableRow, TableStatus
 from app.engine import TARGET, Match, side_count, side_of, sides_seats
 
 
-def table_info(table: TableRow, players: list[PlayerRow], match: Match | None) -> dict[str, Any]:
-    """The public description of a table (``connected`` is filled in by the hub)."""
+def utc_iso(at: datetime) -> str:
+    """``at`` as ISO 8601 UTC with milliseconds and ``Z`` (``2026-11-29T14:12:02.123Z``)."""
+    at = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+    return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z"
+
+
+def next_round_at(table: Any, match: Match | None, next_round_seconds: float) -> str | None:
+    """When the countdown deals the next round: the settlement time stored with the table
+    (``round_over_at``) plus ``next_round_seconds``; ``None`` when no countdown runs."""
+    at = table.round_over_at
+    if (at is None or next_round_seconds <= 0 or match is None
+            or table.status != TableStatus.PLAYING or not match.round_over or match.over):
+        return None
+    return utc_iso(at + timedelta(seconds=next_round_seconds))
+
+
+def table_info(
+    table: TableRow, players: list[PlayerRow], match: Match | None, *, next_round_seconds: float
+) -> dict[str, Any]:
+    """The public description of a table (``connected`` is filled in by the hub).
+    ``next_round_seconds`` is the service's countdown (for ``next_round_at``)."""
     by_seat = {p.seat: p for p in players}
     return {
         "code": table.code,
@@ -36,6 +56,7 @@ def table_info(table: TableRow, players: list[PlayerRow], match: Match | None) -
         "target": match.target if match else TARGET,
         "rematch_votes": sorted(table.rematch_votes or []),
         "ready": sorted(table.ready or []),
+        "next_round_at": next_round_at(table, match, next_round_seconds),
     }
 
 

@@ -83,6 +83,12 @@ class _Tx:
     players: list[Any]  # PlayerRow or PlayerState
     match: Match | None
     events: list[EventRecord] = field(default_factory=list)
+    next_round_seconds: float = 0.0  # the service's countdown (TableInfo.next_round_at)
+
+    def info(self) -> dict[str, Any]:
+        """The table info as it stands now in this change."""
+        return table_info(self.table, self.players, self.match,
+                          next_round_seconds=self.next_round_seconds)
 
     def player_at(self, seat: int) -> Any:
         return next((p for p in self.players if p.seat == seat), None)
@@ -108,7 +114,7 @@ class _Tx:
             match_number=self.table.match_number,
             payload=payload,
             state=_event_state(self.match),
-            table_info=table_info(self.table, self.players, self.match),
+            table_info=self.info(),
         )
         self.events.append(row)
         return row
@@ -212,7 +218,8 @@ class TableService:
                         await s.scalars(select(PlayerRow).where(PlayerRow.table_id == table_id))
                     )
                     match = Match.from_dict(table.state) if table.state else None
-                    tx = _Tx(s, table, players, match)
+                    tx = _Tx(s, table, players, match,
+                             next_round_seconds=self.next_round_seconds)
                     result = await change(tx)
                     if tx.events:
                         table.state = tx.match.to_dict() if tx.match else None
@@ -274,7 +281,8 @@ class TableService:
                 else:
                     table, players, match = hot
                     hot = None
-                tx = _Tx(None, table, players, match)
+                tx = _Tx(None, table, players, match,
+                         next_round_seconds=self.next_round_seconds)
                 try:
                     result = await change(tx)
                 except TableError:
@@ -444,7 +452,7 @@ class TableService:
         else:  # pragma: no cover - 31^6 codes
             raise TableError("unavailable", "could not allocate a table code", 503)
         await self._notify(table.id, tx.events)
-        return table_info(table, [player], None), token, 0
+        return tx.info(), token, 0
 
     async def join(self, code: str, name: str, seat: Any) -> tuple[dict[str, Any], str, int]:
         """Take a free seat before the start. Returns (info, token, seat)."""
@@ -470,7 +478,7 @@ class TableService:
             return s
 
         s, tx = await self._retrying(await self._table_id(code), change, seating=True)
-        return table_info(tx.table, tx.players, tx.match), token, s
+        return tx.info(), token, s
 
     async def change_seat(self, code: str, token: str | None, seat: Any) -> dict[str, Any]:
         """Move to a free seat before the start (the host stays host)."""
@@ -492,7 +500,7 @@ class TableService:
                     seat=s, player_id=player.id)
 
         _, tx = await self._retrying(await self._table_id(code), change, seating=True)
-        return table_info(tx.table, tx.players, tx.match)
+        return tx.info()
 
     async def leave(self, code: str, token: str | None) -> dict[str, Any]:
         """Leave before the start. The token stops working; the host role passes on."""
@@ -504,7 +512,7 @@ class TableService:
             await self._remove(tx, player, "left")
 
         _, tx = await self._retrying(await self._table_id(code), change, seating=True)
-        return table_info(tx.table, tx.players, tx.match)
+        return tx.info()
 
     async def kick(self, code: str, token: str | None, seat: Any) -> dict[str, Any]:
         """The host removes a player before the start."""
@@ -524,7 +532,7 @@ class TableService:
             await self._remove(tx, target, "kicked")
 
         _, tx = await self._retrying(await self._table_id(code), change, seating=True)
-        return table_info(tx.table, tx.players, tx.match)
+        return tx.info()
 
     @staticmethod
     async def _remove(tx: _Tx, player: PlayerRow, kind: str) -> None:
@@ -557,7 +565,7 @@ class TableService:
             self._new_match(tx, "started")
 
         _, tx = await self._retrying(await self._table_id(code), change)
-        return table_info(tx.table, tx.players, tx.match)
+        return tx.info()
 
     def _new_match(self, tx: _Tx, kind: str) -> None:
         tx.match = Match.new(players=tx.table.players, rng=self.rng)
@@ -587,7 +595,7 @@ class TableService:
                 self._new_match(tx, "rematch_started")
 
         _, tx = await self._retrying(table_id, change)
-        return table_info(tx.table, tx.players, tx.match)
+        return tx.info()
 
     # -- play --------------------------------------------------------------------------
     async def act(
@@ -692,6 +700,8 @@ class TableService:
                 self._deal_next(tx)
             else:
                 tx.table.round_over_at = datetime.now(UTC)
+                # the settling event (the last one) carries the countdown's deadline
+                tx.events[-1].table_info = tx.info()
 
     def _deal_next(self, tx: _Tx) -> None:
         m = tx.match
@@ -704,8 +714,13 @@ class TableService:
 
     def _maybe_schedule(self, tx: _Tx) -> None:
         m = tx.match
-        if m is not None and m.round_over and not m.over and self.next_round_seconds > 0:
-            self.schedule_next_round(tx.table.id, m.round_number, self.next_round_seconds)
+        at = tx.table.round_over_at
+        if (m is not None and m.round_over and not m.over and self.next_round_seconds > 0
+                and at is not None):
+            # due at the deadline clients are shown (TableInfo.next_round_at)
+            elapsed = (datetime.now(UTC) - _aware(at)).total_seconds()
+            self.schedule_next_round(tx.table.id, m.round_number,
+                                     self.next_round_seconds - elapsed)
 
     def schedule_next_round(self, table_id: int, round_number: int, delay: float) -> None:
         """Deal round ``round_number + 1`` after ``delay`` seconds unless done before."""
@@ -803,7 +818,7 @@ class TableService:
                 raise not_found()
             players = list(await s.scalars(select(PlayerRow).where(PlayerRow.table_id == table.id)))
         match = Match.from_dict(table.state) if table.state else None
-        return table_info(table, players, match)
+        return table_info(table, players, match, next_round_seconds=self.next_round_seconds)
 
     async def lobby(self, limit: int = 200) -> list[dict[str, Any]]:
         """Public tables waiting or in play, newest first."""

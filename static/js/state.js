@@ -8,12 +8,15 @@ export function initialState(code, saved) {
     table: null, view: null, seq: null, presence: null, conn: "connecting",
     selected: null, focusIdx: 0, zoom: { k: 1, x: 0, y: 0 }, error: null, notice: null,
     busy: false, fatal: null, joinName: null, hiddenDialog: null, dialogFocused: null,
+    clockOffset: 0, // server clock − this clock, ms (from the snapshot's server_time)
   };
 }
 
 /** The patch a snapshot frame makes. */
 export function snapshotPatch(st, m) {
   const patch = { seq: m.seq, table: m.table, view: m.view, you: m.you ?? null };
+  const serverNow = Date.parse(m.server_time);
+  if (Number.isFinite(serverNow)) patch.clockOffset = serverNow - Date.now();
   if (m.you === null && st.token) patch.token = null; // token no longer a seat
   return patch;
 }

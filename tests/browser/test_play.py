@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from .conftest import publish, shot
 from .flows import (
@@ -246,6 +247,10 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
     for p in pages:
         assert round_over(p)
     shot(host, "07-four-round-end")
+    # the server's countdown (900 s in this suite) is shown as a live timer
+    countdown = re.fullmatch(r"Next round in (\d+) s",
+                             host.inner_text("[data-testid=next-round-countdown]"))
+    assert countdown and 600 < int(countdown[1]) <= 900
     # Everyone says ready: the next round is dealt on every page, scores carried over.
     scores = host.inner_text("[data-testid=scores]")
     for i, p in enumerate(pages):

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import select
 
 from app.core.urls import is_postgres
+from app.db.models import EventRow
 from app.db.session import make_engine, make_sessionmaker
 from app.tables.errors import TableError
 from app.tables.service import TableService
@@ -147,3 +150,56 @@ async def seat_table_and_settle(svc: TableService) -> tuple[str, int, list[str]]
     if m.over:
         pytest.skip("match ended in its first round")
     return code, tid, tokens
+
+
+def _utc(text: str) -> datetime:
+    assert text.endswith("Z")
+    return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
+
+
+async def test_table_info_tells_when_the_countdown_deals(slow_service: TableService,
+                                                         db_url: str) -> None:
+    """`next_round_at` = settlement time stored in the DB + the countdown; the same for
+    every process; null while playing and once the next round is dealt."""
+    svc = slow_service
+    code, tid, tokens = await seated(svc, 2)
+    assert (await svc.info(code))["next_round_at"] is None  # playing
+    before = datetime.now(UTC)
+    await _play_until(svc, code, tid, tokens, lambda m, t: m.round_over)
+    if (await current_match(svc, code))[0].over:
+        pytest.skip("match ended in its first round")
+    info = await svc.info(code)
+    at = _utc(info["next_round_at"])
+    # settled after `before`, so due about 3600 s after it (not checked to the second)
+    assert before + timedelta(seconds=3500) < at <= datetime.now(UTC) + timedelta(seconds=3600)
+    # the settling event row (what WebSocket snapshots are built from) says the same,
+    # and so does another process (same countdown) reading the database
+    async with svc.sessionmaker() as s:
+        latest = await s.scalar(select(EventRow).where(EventRow.table_id == tid)
+                                .order_by(EventRow.seq.desc()).limit(1))
+    assert latest is not None and latest.table_info["next_round_at"] == info["next_round_at"]
+    engine = make_engine(db_url)
+    other = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
+                         next_round_seconds=3600)
+    try:
+        assert (await other.info(code))["next_round_at"] == info["next_round_at"]
+    finally:
+        await other.close()
+        await engine.dispose()
+    await svc.ready(tid, tokens[0])
+    assert (await svc.info(code))["next_round_at"] == info["next_round_at"]  # unchanged
+    await svc.ready(tid, tokens[1])
+    info = await svc.info(code)
+    assert info["round"] == 2 and info["next_round_at"] is None
+
+
+async def test_no_deadline_without_a_countdown(service: TableService) -> None:
+    """FIVEUP_NEXT_ROUND_SECONDS=0: the next round is dealt at once, no deadline shown."""
+    code, tid, tokens = await seated(service, 2)
+    await _play_until(service, code, tid, tokens, lambda m, t: m.round_number == 2 or m.over)
+    async with service.sessionmaker() as s:
+        infos = list(await s.scalars(select(EventRow.table_info)
+                                     .where(EventRow.table_id == tid)))
+    assert any(i["phase"] in ("round_over", "match_over") for i in infos)  # the settling move
+    assert all(i["next_round_at"] is None for i in infos)
+    assert (await service.info(code))["next_round_at"] is None

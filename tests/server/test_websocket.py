@@ -211,6 +211,12 @@ async def test_next_round_waits_until_every_seat_is_ready(pg_url: str) -> None:
         if view["phase"] == "match_over":  # type: ignore[index]
             pytest.skip("the first round ended the match")
         assert view["settlement"] is not None and view["round"] == 1  # type: ignore[index]
+        # the countdown's deadline, in the settling event's table and in a fresh snapshot
+        deadline = seats[0].table["next_round_at"]  # type: ignore[index]
+        snap = await seats[1].request({"type": "resync", "last_seq": seats[1].last_seq},
+                                      ("snapshot",))
+        assert snap["table"]["next_round_at"] == deadline
+        assert deadline > snap["server_time"] and snap["server_time"].endswith("Z")
         err = await seats[0].request({"type": "move", "move": "draw", "move_id": "early"},
                                      ("error",))
         assert err["code"] in ("round_over", "not_your_turn")
@@ -221,6 +227,7 @@ async def test_next_round_waits_until_every_seat_is_ready(pg_url: str) -> None:
         for c in seats:
             await c.wait_for(lambda c: c.view["round"] == 2)  # type: ignore[index]
             assert c.view["phase"] == "playing" and len(c.view["hand"]) == 5  # type: ignore[index]
+            assert c.table["next_round_at"] is None  # type: ignore[index]
         kinds = [f["event"]["type"] for f in seats[0].frames[-3:] if f["type"] == "event"]
         assert kinds[-2:] == ["ready", "round_started"]
         states = {s: r["state"] for s, r in read_events(pg_url, code).items()}

@@ -7,6 +7,24 @@ import { tileSvg } from "../board/render.js";
 import { tallySvg } from "./tally.js";
 import * as S from "../state.js";
 
+// The next-round countdown: the server's deadline (TableInfo.next_round_at) turned into
+// this clock's time, shown in whole seconds and updated in place (the dialog itself is
+// not re-rendered) while a countdown element is on the page.
+let ticker = null;
+
+function countdownText(localDeadline) {
+  return t("next_round_in", { n: Math.max(0, Math.ceil((localDeadline - Date.now()) / 1000)) });
+}
+
+function tick() {
+  const els = document.querySelectorAll("[data-testid=next-round-countdown][data-deadline]");
+  if (!els.length) { clearInterval(ticker); ticker = null; return; }
+  for (const el of els) {
+    const text = countdownText(Number(el.dataset.deadline));
+    if (el.textContent !== text) el.textContent = text;
+  }
+}
+
 export function renderSettlement(ctx, v) {
   const { st, update, go, code, httpAction, nextRound } = ctx;
   const seatName = (seat) => S.seatName(st, seat);
@@ -60,7 +78,17 @@ export function renderSettlement(ctx, v) {
         onclick: () => nextRound(), text: t("next_round"),
       })));
     }
-    card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_waiting", { names: ready.join(", ") || "—" }) }));
+    const deadline = Date.parse(tb.next_round_at ?? "");
+    const names = ready.join(", ") || "—";
+    if (Number.isFinite(deadline)) {
+      card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_list", { names }) }));
+      const local = deadline - (st.clockOffset || 0);
+      card.appendChild(h("p", { "data-testid": "next-round-countdown", "data-deadline": String(local), text: countdownText(local) }));
+      if (!ticker) ticker = setInterval(tick, 250);
+    } else {
+      // no countdown known (none running, or an older server): the general words
+      card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_waiting", { names }) }));
+    }
   } else {
     const votes = (tb.rematch_votes || []).map(seatName);
     if (st.you !== null) {
