@@ -20,8 +20,14 @@ from collections.abc import Callable
 from app.engine import Round
 
 
-def our_playouts(players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
-    """Playouts and moves done by our engine in about ``seconds``."""
+def our_playouts(
+    players: int, seconds: float, seed: int = 1, checked: bool = False
+) -> tuple[int, int, float]:
+    """Playouts and moves done by our engine in about ``seconds``.
+
+    ``checked``: every move goes through the checking :meth:`Round.play` instead of
+    :meth:`Round.play_unchecked` (what search code uses for moves from ``legal_moves``).
+    """
     rng = random.Random(seed)
     choice = rng.choice
     playouts = moves = 0
@@ -30,27 +36,9 @@ def our_playouts(players: int, seconds: float, seed: int = 1) -> tuple[int, int,
     while True:
         for _ in range(200):
             rnd = Round.deal(players, rng)
+            play = rnd.play if checked else rnd.play_unchecked
             while rnd.turn is not None:
-                rnd.play_unchecked(choice(rnd.legal_moves()))
-                moves += 1
-            playouts += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            return playouts, moves, now - start
-
-
-def checked_playouts(players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
-    """The same, but every move goes through the checking :meth:`Round.play`."""
-    rng = random.Random(seed)
-    choice = rng.choice
-    playouts = moves = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(200):
-            rnd = Round.deal(players, rng)
-            while rnd.turn is not None:
-                rnd.play(choice(rnd.legal_moves()))
+                play(choice(rnd.legal_moves()))
                 moves += 1
             playouts += 1
         now = time.perf_counter()
@@ -103,7 +91,7 @@ def main() -> None:
     for players in (2, 4):
         _row(
             f"fiveup, {players} players, checked play()",
-            lambda p=players: checked_playouts(p, s),
+            lambda p=players: our_playouts(p, s, checked=True),
             n,
         )
     _row("dominoes 6.1.0 (peer), 2 players", lambda: peer_playouts(s), n)

@@ -56,29 +56,14 @@ def test_settlement_rounds_each_hand_to_the_nearest_five(pips: int, deduction: i
     assert settlement_deduction(pips) == deduction  # R22
 
 
+# Seat 0 holds only tiles with a 0; seat 1 none, and 0|5 is the first tile of the stock.
+ZERO_HANDS = [["0|0", "0|1", "0|2", "0|3", "0|4"], ["1|1", "1|2", "2|2", "5|6", "6|6"]]
+ZERO_STOCK = ["0|5", "3|3", "4|4", "0|6", "1|3", "1|4", "1|5", "1|6", "2|3"]
+ZERO_STOCK += ["2|4", "2|5", "2|6", "3|4", "3|5", "3|6", "4|5", "4|6", "5|5"]
+
+
 def test_a_drawn_tile_that_fits_must_be_placed_and_the_message_says_so() -> None:
-    hands = [["0|0", "0|1", "0|2", "0|3", "0|4"], ["1|1", "1|2", "2|2", "5|6", "6|6"]]
-    stock = [
-        "0|5",
-        "3|3",
-        "4|4",
-        "0|6",
-        "1|3",
-        "1|4",
-        "1|5",
-        "1|6",
-        "2|3",
-        "2|4",
-        "2|5",
-        "2|6",
-        "3|4",
-        "3|5",
-        "3|6",
-        "4|5",
-        "4|6",
-        "5|5",
-    ]
-    match = Match.from_deal(hands, stock, starter=0)
+    match = Match.from_deal(ZERO_HANDS, ZERO_STOCK, starter=0)
     match.play(0, "0|0")
     event = match.play(1, "draw")
     assert event["drawn"] == "0|5" and event["must_play"]
@@ -89,30 +74,7 @@ def test_a_drawn_tile_that_fits_must_be_placed_and_the_message_says_so() -> None
 
 
 def test_passing_with_stock_left_is_refused() -> None:
-    match = Match.from_deal(
-        [["0|0", "0|1", "0|2", "0|3", "0|4"], ["1|1", "1|2", "2|2", "5|6", "6|6"]],
-        [
-            "0|5",
-            "3|3",
-            "4|4",
-            "0|6",
-            "1|3",
-            "1|4",
-            "1|5",
-            "1|6",
-            "2|3",
-            "2|4",
-            "2|5",
-            "2|6",
-            "3|4",
-            "3|5",
-            "3|6",
-            "4|5",
-            "4|6",
-            "5|5",
-        ],
-        starter=0,
-    )
+    match = Match.from_deal(ZERO_HANDS, ZERO_STOCK, starter=0)
     match.play(0, "0|0")
     with pytest.raises(IllegalMove) as caught:
         match.play(1, "pass")
