@@ -27,7 +27,6 @@ from .places import (
     PLACE_VALUE,
     Place,
     format_place,
-    place_of,
 )
 from .tiles import BIT, HIGH, IS_DOUBLE, LOW, NAMES, Tile
 
@@ -48,7 +47,7 @@ class Layout:
     """The laid tiles as a spinner tree, kept with its open places and end sum.
 
     The methods :meth:`open_with` and :meth:`place` trust their caller (the round) to have
-    checked legality with :meth:`can_open`/:meth:`can_place`; they return the raw points
+    checked legality with :meth:`check_opening`/:meth:`check_placement`; they return the raw points
     the placement earns (R15, R16).
     """
 
@@ -82,20 +81,6 @@ class Layout:
         """All open places (R12), ordered by notation."""
         found = [p for places in self._by_value for p in places]
         return sorted(found, key=format_place)
-
-    def places_for_tile(self, tile: Tile) -> list[Place]:
-        """Open places where ``tile`` fits (R9), in layout order."""
-        lo, hi = LOW[tile], HIGH[tile]
-        if lo == hi:
-            return list(self._by_value[lo])
-        return self._by_value[lo] + self._by_value[hi]
-
-    def can_place(self, tile: Tile, place: Place) -> bool:
-        """Whether ``tile`` may be joined to ``place`` now (R9, R11, R12)."""
-        if self.laid & BIT[tile] or not self.tiles:
-            return False
-        value = PLACE_VALUE[place]
-        return value in (LOW[tile], HIGH[tile]) and place in self._by_value[value]
 
     def check_opening(self, tile: Tile) -> None:
         """Raise :class:`IllegalMove` unless ``tile`` may open the layout (R8)."""
@@ -254,4 +239,4 @@ class Layout:
         return other
 
 
-__all__ = ["NOT_LAID", "OPENING", "Layout", "award", "place_of"]
+__all__ = ["NOT_LAID", "OPENING", "Layout", "award"]

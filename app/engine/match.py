@@ -23,7 +23,7 @@ from .layout import OPENING
 from .moves import Move
 from .places import PLACE_NAMES
 from .round import NO_TILE, LogEntry, RandomSource, Round
-from .tiles import NAMES, mask_of, parse_tile, tiles_of_mask
+from .tiles import NAMES, mask_of, parse_tile
 
 TARGET: Final = 61  # R4
 FORMAT: Final = 1  # serialisation format version
@@ -368,11 +368,6 @@ class Match:
 
     def copy(self) -> Match:
         return Match.from_dict(self.to_dict())
-
-
-def hands_text(rnd: Round) -> list[list[str]]:
-    """Every hand in notation (hidden information)."""
-    return [[NAMES[t] for t in tiles_of_mask(h)] for h in rnd.hands]
 
 
 __all__ = ["FORMAT", "TARGET", "Match", "entry_dict", "side_count", "side_of", "sides_seats"]

@@ -19,7 +19,6 @@ app.engine.errors.IllegalMove: R9: 0|2 does not match 1|4:low, which shows 1
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Final, Literal, Protocol, cast
 
@@ -334,11 +333,6 @@ class Round:
             seen |= BIT[t]
             total += 1
         return seen == FULL_SET and total == 28
-
-
-def random_source(seed: int | None = None) -> random.Random:
-    """A seeded ``random.Random`` for tests and benchmarks (the server uses SystemRandom)."""
-    return random.Random(seed)
 
 
 __all__ = ["HAND_SIZE", "NO_TILE", "LogEntry", "RandomSource", "Round", "settlement_deduction"]

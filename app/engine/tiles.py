@@ -103,8 +103,3 @@ def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:
     for t in tiles:
         mask |= BIT[t]
     return mask
-
-
-def pips_of_mask(mask: int) -> int:
-    """Total pips of the tiles in a bit mask (used in settlement, R22)."""
-    return sum(PIPS[t] for t in tiles_of_mask(mask))
