@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
 
+from app.core.locks import KeyedLocks
 from app.db.models import EventRow, PlayerRow, TableRow
 from app.db.session import GatedSessions
 from app.db.store import EventRecord
@@ -66,16 +66,7 @@ class Hub:
         self.sessionmaker = sessionmaker
         self.tables: dict[int, set[Connection]] = {}
         self.table_ids: dict[str, int] = {}  # code -> id, for tables with connections
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )  # a lock lives while someone holds or waits on it
-
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[table_id] = lock
-        return lock
+        self._lock = KeyedLocks()  # one lock per table, alive while in use
 
     def connected_seats(self, table_id: int) -> list[int]:
         """Seats with at least one open socket on this process (presence)."""

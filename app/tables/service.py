@@ -16,7 +16,6 @@ import asyncio
 import functools
 import logging
 import random
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +26,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from app.core.locks import KeyedLocks
 from app.core.security import (
     NAME_MAX,
     TABLE_NAME_MAX,
@@ -148,9 +148,7 @@ class TableService:
         self.next_round_seconds = next_round_seconds
         self.rng = rng or random.SystemRandom()  # R5/R7: the OS CSPRNG
         self.listeners: list[CommitListener] = []
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )  # a lock lives while someone holds or waits on it
+        self._lock = KeyedLocks()  # one lock per table, alive while in use
         self._timers: set[asyncio.Task[None]] = set()
         # The hot path (moves, votes, deals): state kept in memory per table, keyed by
         # its version, and written without the ORM. A write by another process moves
@@ -169,13 +167,6 @@ class TableService:
             self.store = CoreStore(engine, sessionmaker._gate)
 
     # -- plumbing ----------------------------------------------------------------------
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[table_id] = lock
-        return lock
-
     async def _table_id(self, code: str) -> int:
         norm = normalise_code(code)
         if norm is None:
@@ -789,13 +780,8 @@ class TableService:
     # -- reading -----------------------------------------------------------------------
     async def identify(self, code: str, token: str | None) -> Identity:
         """Resolve a table code and optional token. Bad token → ``unauthorized``."""
-        norm = normalise_code(code)
-        if norm is None:
-            raise not_found()
         async with self.sessionmaker() as s:
-            table = await s.scalar(select(TableRow).where(TableRow.code == norm))
-            if table is None:
-                raise not_found()
+            table = await _table_by_code(s, code)
             if token is None:
                 return Identity(table.id, table.code, None, None)
             player = await s.scalar(
@@ -809,13 +795,8 @@ class TableService:
 
     async def info(self, code: str) -> dict[str, Any]:
         """Public table info."""
-        norm = normalise_code(code)
-        if norm is None:
-            raise not_found()
         async with self.sessionmaker() as s:
-            table = await s.scalar(select(TableRow).where(TableRow.code == norm))
-            if table is None:
-                raise not_found()
+            table = await _table_by_code(s, code)
             players = list(await s.scalars(select(PlayerRow).where(PlayerRow.table_id == table.id)))
         match = Match.from_dict(table.state) if table.state else None
         return table_info(table, players, match, next_round_seconds=self.next_round_seconds)
@@ -867,6 +848,17 @@ def _conflict() -> TableError:
 
 def _unavailable() -> TableError:
     return TableError("unavailable", "the database is unavailable; retry", 503)
+
+
+async def _table_by_code(session: AsyncSession, code: str) -> TableRow:
+    """The table with this code; ``not_found`` for a malformed or unknown code."""
+    norm = normalise_code(code)
+    if norm is None:
+        raise not_found()
+    table = await session.scalar(select(TableRow).where(TableRow.code == norm))
+    if table is None:
+        raise not_found()
+    return table
 
 
 def _event_state(match: Match | None) -> dict[str, Any] | None:
