@@ -36,6 +36,21 @@ def join_table(page: Any, code: str, *, name: str, seat: int) -> None:
     page.wait_for_selector(f"[data-testid=seat-{seat}].mine")
 
 
+def start_two_player_game(
+    new_page: Any, *, bob_viewport: tuple[int, int] | None = None, host: str = "Ann"
+) -> tuple[Any, Any, str]:
+    """Ann creates a private 2-player table, Bob joins seat 1, Ann starts: (ann, bob, code)."""
+    ann = new_page()
+    code = create_table(ann, players=2, host=host, public=False)
+    bob = new_page(*bob_viewport) if bob_viewport else new_page()
+    join_table(bob, code, name="Bob", seat=1)
+    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
+    ann.click("[data-testid=start-button]")
+    for p in (ann, bob):
+        p.wait_for_selector("[data-testid=play]")
+    return ann, bob, code
+
+
 def seq_of(page: Any) -> int:
     v = page.evaluate("document.body.dataset.seq")
     return int(v) if v not in (None, "") else -1

@@ -15,6 +15,7 @@ from .flows import (
     play_until_round_end,
     round_over,
     seq_of,
+    start_two_player_game,
     sync,
 )
 
@@ -114,15 +115,8 @@ def test_two_players_play_a_round_with_a_spectator(new_page) -> None:  # type: i
 
 def test_reload_mid_round_resumes(new_page) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(7)
-    ann = new_page()
-    code = create_table(ann, players=2, host="Ann", public=False)
-    bob = new_page()
-    join_table(bob, code, name="Bob", seat=1)
-    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
-    ann.click("[data-testid=start-button]")
+    ann, bob, _code = start_two_player_game(new_page)
     pages = [ann, bob]
-    for p in pages:
-        p.wait_for_selector("[data-testid=play]")
     for _ in range(3):
         sync(pages)
         actor = ann if my_turn(ann) else bob
@@ -153,15 +147,8 @@ def test_reload_mid_round_resumes(new_page) -> None:  # type: ignore[no-untyped-
 
 def test_reconnect_without_reload_catches_up(new_page) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(11)
-    ann = new_page()
-    code = create_table(ann, players=2, host="Ann", public=False)
-    bob = new_page()
-    join_table(bob, code, name="Bob", seat=1)
-    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
-    ann.click("[data-testid=start-button]")
+    ann, bob, _code = start_two_player_game(new_page)
     pages = [ann, bob]
-    for p in pages:
-        p.wait_for_selector("[data-testid=play]")
     sync(pages)
     # Drop Bob's socket while it is Ann's turn ... or Bob's: whoever is not Bob acts.
     for _ in range(20):  # Bob plays (and draws) until it is Ann's turn
@@ -248,8 +235,9 @@ def test_four_players_in_partnerships(new_page) -> None:  # type: ignore[no-unty
         assert round_over(p)
     shot(host, "07-four-round-end")
     # the server's countdown (900 s in this suite) is shown as a live timer
-    countdown = re.fullmatch(r"Next round in (\d+) s",
-                             host.inner_text("[data-testid=next-round-countdown]"))
+    countdown = re.fullmatch(
+        r"Next round in (\d+) s", host.inner_text("[data-testid=next-round-countdown]")
+    )
     assert countdown and 600 < int(countdown[1]) <= 900
     # Everyone says ready: the next round is dealt on every page, scores carried over.
     scores = host.inner_text("[data-testid=scores]")

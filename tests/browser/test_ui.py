@@ -5,19 +5,18 @@ from __future__ import annotations
 import random
 
 from .conftest import ARTIFACTS, publish, shot
-from .flows import act, create_table, hand, join_table, my_turn, round_over, seq_of, sync, wait_seq
-
-
-def _two_player_game(new_page, *, bob_viewport=None, host="Ann"):  # type: ignore[no-untyped-def]
-    ann = new_page()
-    code = create_table(ann, players=2, host=host, public=False)
-    bob = new_page(*bob_viewport) if bob_viewport else new_page()
-    join_table(bob, code, name="Bob", seat=1)
-    ann.wait_for_selector("[data-testid=seat-1][data-taken='1']")
-    ann.click("[data-testid=start-button]")
-    for p in (ann, bob):
-        p.wait_for_selector("[data-testid=play]")
-    return ann, bob, code
+from .flows import (
+    act,
+    create_table,
+    hand,
+    join_table,
+    my_turn,
+    round_over,
+    seq_of,
+    start_two_player_game,
+    sync,
+    wait_seq,
+)
 
 
 def _advance_until(pages, rng, predicate, limit=60):  # type: ignore[no-untyped-def]
@@ -42,7 +41,7 @@ def _advance_until(pages, rng, predicate, limit=60):  # type: ignore[no-untyped-
 
 def test_keyboard_only_play(new_page) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(3)
-    ann, bob, _ = _two_player_game(new_page)
+    ann, bob, _ = start_two_player_game(new_page)
     pages = [ann, bob]
     placed_with_targets = False
     for _ in range(40):
@@ -87,7 +86,7 @@ def test_keyboard_only_play(new_page) -> None:  # type: ignore[no-untyped-def]
 
 def test_drag_a_tile_onto_a_target(new_page) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(5)
-    ann, bob, _ = _two_player_game(new_page)
+    ann, bob, _ = start_two_player_game(new_page)
     pages = [ann, bob]
     actor = _advance_until(
         pages,
@@ -113,7 +112,7 @@ def test_drag_a_tile_onto_a_target(new_page) -> None:  # type: ignore[no-untyped
 
 def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(9)
-    ann, bob, _ = _two_player_game(new_page)
+    ann, bob, _ = start_two_player_game(new_page)
     pages = [ann, bob]
     # Play a while, then select a tile and look at its targets.
     for _ in range(7):
@@ -153,7 +152,7 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
 
 def test_phone_portrait(new_page) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(12)
-    ann, bob, _ = _two_player_game(new_page, bob_viewport=(390, 844))
+    ann, bob, _ = start_two_player_game(new_page, bob_viewport=(390, 844))
     pages = [ann, bob]
     for _ in range(6):
         act(_advance_until(pages, rng, lambda p: True), rng)
@@ -226,7 +225,7 @@ def test_layout_description_follows_the_language(new_page) -> None:  # type: ign
 
 
 def test_names_are_text_never_html(new_page) -> None:  # type: ignore[no-untyped-def]
-    ann, bob, _code = _two_player_game(new_page, host="<b>Ann</b><img src=x>")
+    ann, bob, _code = start_two_player_game(new_page, host="<b>Ann</b><img src=x>")
     for p in (ann, bob):
         assert p.query_selector("main b, main img") is None
         assert "<b>Ann</b><img src=x>" in p.inner_text("[data-testid=scores]")
@@ -261,7 +260,7 @@ def test_match_end_screen(new_page) -> None:  # type: ignore[no-untyped-def]
 
     from app.engine import Match, view_for
 
-    ann, _bob, code = _two_player_game(new_page)
+    ann, _bob, code = start_two_player_game(new_page)
     m = Match.new(2, _r.Random(5))
     rng = _r.Random(5)
     while not m.over:
@@ -341,7 +340,7 @@ def test_typed_name_survives_server_frames(new_page) -> None:  # type: ignore[no
 
 def test_zoom_and_pan(new_page) -> None:  # type: ignore[no-untyped-def]
     rng = random.Random(21)
-    ann, bob, _ = _two_player_game(new_page)
+    ann, bob, _ = start_two_player_game(new_page)
     for _ in range(4):
         act(_advance_until([ann, bob], rng, lambda p: True), rng)
     sync([ann, bob])
