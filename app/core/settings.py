@@ -36,8 +36,8 @@ class Settings(BaseSettings):
     #: with the commit) or ``after_commit`` (sent right after it, batched; faster under
     #: load, see app/db/store.py PgNotifier for the trade-off)
     notify: Literal["in_transaction", "after_commit"] = "in_transaction"
-    #: WebSocket permessage-deflate (``FIVEUP_WS_DEFLATE``). Off by default: it costs
-    #: about 40 KB of server memory per socket and CPU per frame for small frames.
+    #: WebSocket permessage-deflate (``FIVEUP_WS_DEFLATE``). Off by default: it keeps tens
+    #: of KB of compression state per open socket on the server and costs CPU per frame.
     ws_deflate: bool = False
 
 
