@@ -102,6 +102,7 @@ def test_fiveup_serve_defaults_to_sqlite_in_the_cwd_and_hides_tokens(tmp_path: P
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["FIVEUP_NEXT_ROUND_SECONDS"] = "0"
+    env["PYTHONPATH"] = str(REPO)  # this checkout's app, whatever the venv has installed
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
