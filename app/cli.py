@@ -1,4 +1,5 @@
-"""The ``fiveup`` console script: ``fiveup migrate`` and ``fiveup serve``."""
+"""The ``fiveup`` console script: ``fiveup migrate``, ``fiveup serve`` and
+``fiveup record check|replay FILE`` (records need no database)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,12 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="migrate, then serve HTTP + WebSocket with uvicorn")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    from app.records import cli as record_cli
+
+    record_cli.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "record":
+        return record_cli.run(args.action, args.file)
 
     settings = get_settings()
     from app.db.migrate import migrate_to_head
