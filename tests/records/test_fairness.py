@@ -154,8 +154,17 @@ def test_a_draw_that_is_not_the_next_stock_tile_is_refused() -> None:
 def test_a_different_deal_is_refused_even_with_draws_hidden() -> None:
     """A spectator's history hides drawn tiles; the revealed hands still give it away."""
     entry, seed, ids = _first_round_with_a_draw(2)
+    hidden = {
+        "starter": entry["starter"],
+        "settlement": entry["settlement"],
+        "moves": [
+            {"seat": s, "move": m, "points": p, "drawn": None, "must_play": f}
+            for s, m, p, _drawn, f in entry["log"]  # type: ignore[attr-defined]
+        ],
+    }
+    assert verify_round(seed, commitment(seed, ids), ids, 2, hidden).ok
     other = bytes(31) + b"\x01"
-    verdict = verify_round(other, commitment(other, ids), ids, 2, entry)
+    verdict = verify_round(other, commitment(other, ids), ids, 2, hidden)
     assert not verdict.ok
 
 
