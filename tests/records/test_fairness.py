@@ -7,7 +7,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -179,3 +181,32 @@ def test_a_starter_other_than_the_lot_is_refused() -> None:
     entry["starter"] = (entry["starter"] + 1) % 4
     verdict = verify_round(seed, commitment(seed, IDS), IDS, 4, entry)
     assert not verdict.ok and "lot" in verdict.reason
+
+
+def test_the_standalone_script_in_the_docs_deals_what_the_server_deals(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "fairness.md").read_text()
+    script = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "deal.py").write_text(script)
+    for players, ids in ((2, IDS), (4, DealIds("K7QX2M", 3, 5))):
+        out = subprocess.run(
+            [
+                sys.executable,
+                str(tmp_path / "deal.py"),
+                SEED.hex(),
+                ids.code,
+                str(ids.match),
+                str(ids.round),
+                str(players),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        deal = deal_from_seed(SEED, players, ids)
+        assert out == [
+            *[f"hand {s} {' '.join(h)}" for s, h in enumerate(deal.hands)],
+            f"stock {' '.join(deal.stock)}",
+            f"lot {deal.lot}",
+            f"commitment {commitment(SEED, ids)}",
+        ]
+    assert "hand 0 0|0 0|1 1|1 1|3 6|6" in doc and commitment(SEED, IDS) in doc
