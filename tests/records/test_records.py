@@ -5,6 +5,7 @@ at the line where it is (R3, R6, R15, R17–R19, R21–R24)."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -224,3 +225,10 @@ def test_comments_and_blank_lines_are_ignored_and_lines_still_count() -> None:
     commented[i] = commented[i].split()[0] + " " + commented[i].split()[1] + " draw 6|6"
     result = check(parse_text("\n".join(commented)))
     assert result.line == i + 1
+
+
+def test_the_example_in_the_docs_is_a_valid_canonical_record() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "record.md").read_text()
+    example = doc.split("```text\n", 1)[1].split("```", 1)[0]
+    record = parse_text(example)
+    assert str(check(record)) == "valid" and write_text(record) == example
