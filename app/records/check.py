@@ -23,7 +23,7 @@ from app.engine import TARGET, Match, sides_seats
 from app.fairness import DealIds, commitment, deal_from_seed
 
 from .model import MoveLine, Record, RoundRecord
-from .text import parse_text, write_text
+from .text import RecordSyntaxError, parse_text, write_text
 
 OnMove = Callable[[MoveLine, Match], None]
 
@@ -199,10 +199,13 @@ def _walk(rec: Record, on_move: OnMove | None) -> Match | None:
             raise _Problem(r.line, f"R24: the match was over after round {r.number - 1}")
         _check_deal(rec, r)
         _check_starter(rec, r, match)
-        if match is None:
-            match = Match.from_deal(r.hands, r.stock, r.starter, target=rec.target)
-        else:
-            match.next_round_from_deal(r.hands, r.stock, r.starter)
+        try:
+            if match is None:
+                match = Match.from_deal(r.hands, r.stock, r.starter, target=rec.target)
+            else:
+                match.next_round_from_deal(r.hands, r.stock, r.starter)
+        except ValueError as exc:  # pragma: no cover - the checks above come first
+            raise _Problem(r.line, f"the engine refuses this deal: {exc}") from None
         for m in r.moves:
             _play(match, m, on_move)
         _check_end(r, match)
@@ -223,12 +226,14 @@ def check(record: Record, on_move: OnMove | None = None) -> CheckResult:
     text form (:func:`write_text`) when it was built or read from JSON. ``on_move`` is
     called after each replayed move (``fiveup record replay`` prints the layout).
     """
-    if not record.lines:
-        record = parse_text(write_text(record))
     try:
+        if not record.lines:
+            record = parse_text(write_text(record))
         match = _walk(record, on_move)
     except _Problem as problem:
         return CheckResult(False, problem.line, problem.problem)
+    except RecordSyntaxError as exc:
+        return CheckResult(False, exc.line, exc.problem)
     return CheckResult(True, 0, "valid", match)
 
 

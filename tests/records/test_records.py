@@ -5,11 +5,13 @@ at the line where it is (R3, R6, R15, R17–R19, R21–R24)."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import random
 from pathlib import Path
 
 import pytest
 
-from app.engine import Match
+from app.fairness import DealIds, commitment, next_round, start_match
 from app.records import (
     RecordMeta,
     RecordSyntaxError,
@@ -198,12 +200,33 @@ def test_a_round_after_the_match_was_won_is_refused() -> None:
     assert _lines(write_text(longer))[result.line - 1] == f"round {extra.number}"
 
 
-def test_a_running_match_records_only_its_finished_rounds() -> None:
-    match, seeds = play_match(2, 1)
-    running = Match.from_dict(match.to_dict())
-    assert running.over
-    record = record_from_match(match, meta(2, 1, seeds))
-    assert len(record.rounds) == len(match.history) and record.winner == match.winner
+def test_a_running_round_and_its_seed_never_reach_a_record() -> None:
+    """R5: a round being played is hidden; even if its seed is handed in, it is not written."""
+    rng = random.Random(9)
+    seeds = {1: rng.randbytes(32), 2: rng.randbytes(32)}
+    match = start_match(seeds[1], 3, DealIds("ABC123", 1, 1))
+    while not match.round_over:
+        seat = match.turn
+        assert seat is not None
+        match.play(seat, rng.choice(match.legal_moves(seat)))
+    next_round(match, seeds[2], DealIds("ABC123", 1, 2))
+    seat = match.turn
+    assert seat is not None
+    match.play(seat, match.legal_moves(seat)[0])
+    record = record_from_match(match, meta(3, 1, seeds))
+    text, data = write_text(record), to_json(record)
+    assert [r.number for r in record.rounds] == [1] and record.winner is None
+    hidden = (seeds[2].hex(), commitment(seeds[2], DealIds("ABC123", 1, 2)))
+    assert not any(h in text or h in data for h in hidden)
+    assert seeds[1].hex() in text and str(check(record)) == "valid"
+
+
+def test_a_malformed_json_record_is_a_problem_not_a_crash() -> None:
+    _, record = recorded_match(2, 1)
+    data = json.loads(to_json(record))
+    data["rounds"][0]["moves"][0]["move"] = "7|7"
+    result = check(from_json(json.dumps(data)))
+    assert not result.ok and "7|7" in result.problem
 
 
 def test_syntax_errors_name_their_line() -> None:
