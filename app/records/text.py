@@ -163,12 +163,6 @@ def _header(lines: _Lines) -> tuple[dict[str, str], dict[str, int]]:
     return values, where
 
 
-def _required(values: dict[str, str], where: dict[str, int], key: str, line: int) -> str:
-    if key not in values:
-        raise RecordSyntaxError(line, f"the header has no {key} tag")
-    return values[key]
-
-
 def _move(n: int, tokens: list[str], index: int) -> MoveLine:
     if len(tokens) < 3 or tokens[0] != f"{index}.":
         raise RecordSyntaxError(n, f"expected move {index} ('{index}. SEAT MOVE …') here")
@@ -278,25 +272,27 @@ def _hex_or_none(line: int, key: str, value: str) -> str | None:
 
 def _header_record(values: dict[str, str], where: dict[str, int]) -> Iterator[tuple[str, Any]]:
     """The header's fixed tags, checked and converted (Seat/Commit/Seed tags apart)."""
-    first = min(where.values(), default=1)
-    fmt = _required(values, where, "Format", first)
+
+    def get(key: str) -> tuple[str, int]:
+        if key not in values:
+            raise RecordSyntaxError(min(where.values(), default=1), f"the header has no {key} tag")
+        return values[key], where[key]
+
+    fmt, line = get("Format")
     if fmt != FORMAT:
-        raise RecordSyntaxError(where["Format"], f"unknown record format {fmt!r} (not {FORMAT})")
-    yield "date", _required(values, where, "Date", first)
-    yield "table", _required(values, where, "Table", first)
-    yield (
-        "match",
-        _int(where.get("Match", first), _required(values, where, "Match", first), "Match"),
-    )
-    yield "sides", _sides(where.get("Sides", first), _required(values, where, "Sides", first))
-    yield (
-        "target",
-        _int(where.get("Target", first), _required(values, where, "Target", first), "Target"),
-    )
-    result = _required(values, where, "Result", first)
-    yield "winner", None if result == "*" else _int(where["Result"], result, "Result")
-    scores = _required(values, where, "Scores", first)
-    yield "scores", tuple(_int(where["Scores"], t, "Scores") for t in scores.split())
+        raise RecordSyntaxError(line, f"unknown record format {fmt!r} (not {FORMAT})")
+    yield "date", get("Date")[0]
+    yield "table", get("Table")[0]
+    value, line = get("Match")
+    yield "match", _int(line, value, "Match")
+    value, line = get("Sides")
+    yield "sides", _sides(line, value)
+    value, line = get("Target")
+    yield "target", _int(line, value, "Target")
+    value, line = get("Result")
+    yield "winner", None if value == "*" else _int(line, value, "Result")
+    value, line = get("Scores")
+    yield "scores", tuple(_int(line, t, "Scores") for t in value.split())
 
 
 def parse_text(text: str) -> Record:
