@@ -86,7 +86,9 @@ def _check_deal(rec: Record, r: RoundRecord) -> None:
     for hand, n in zip(r.hands, r.hand_lines, strict=True):
         if len(hand) != 5:
             raise _Problem(n, f"R6: a hand is dealt 5 tiles, this one has {len(hand)}")
-    for tile, n in zip([t for h in r.hands for t in h] + list(r.stock), lines_of(r), strict=True):
+    for tile, n in zip(
+        [t for h in r.hands for t in h] + list(r.stock), _tile_lines(r), strict=True
+    ):
         if tile in seen:
             raise _Problem(n, f"R1: {tile} is dealt twice")
         seen.add(tile)
@@ -111,7 +113,7 @@ def _check_deal(rec: Record, r: RoundRecord) -> None:
             )
 
 
-def lines_of(r: RoundRecord) -> list[int]:
+def _tile_lines(r: RoundRecord) -> list[int]:
     """The line of each dealt tile: hands in seat order, then the stock."""
     return [n for hand, n in zip(r.hands, r.hand_lines, strict=True) for _ in hand] + [
         r.stock_line
