@@ -255,3 +255,37 @@ def test_the_example_in_the_docs_is_a_valid_canonical_record() -> None:
     example = doc.split("```text\n", 1)[1].split("```", 1)[0]
     record = parse_text(example)
     assert str(check(record)) == "valid" and write_text(record) == example
+
+
+def test_a_round_cut_short_is_reported_at_its_end_line() -> None:
+    """R21: a round ends only with a domino or a block."""
+    _, record = recorded_match(3, 5)
+    lines = _lines(write_text(record))
+    end = _find(lines, lambda s: s.startswith("end "))
+    del lines[end - 1]
+    result = check(parse_text("\n".join(lines)))
+    assert (result.ok, result.line) == (False, end) and result.problem.startswith("R21")
+
+
+def test_hands_swapped_between_seats_are_reported_at_the_first_hand() -> None:
+    """With a seed, each hand is the committed one (R5, R6), not just the same 28 tiles."""
+    _, record = recorded_match(2, 6)
+    lines = _lines(write_text(record))
+    h0 = _find(lines, lambda s: s.startswith("hand 0 "))
+    a, b = lines[h0].split(), lines[h0 + 1].split()
+    a[2], b[2] = b[2], a[2]
+    lines[h0], lines[h0 + 1] = " ".join(a), " ".join(b)
+    result = check(parse_text("\n".join(lines)))
+    assert (result.ok, result.line) == (False, h0 + 1) and "committed deal" in result.problem
+
+
+def test_a_tile_dealt_twice_is_reported() -> None:
+    """R1 and R6 without a seed: 28 different tiles, five per hand."""
+    match, _ = play_match(2, 2)
+    record = record_from_match(match, RecordMeta("2026-11-30", "OLD001", 1, ("a", "b")))
+    lines = _lines(write_text(record))
+    s = _find(lines, lambda x: x.startswith("stock "))
+    first_hand_tile = lines[s - 2].split()[2]
+    lines[s] = lines[s].replace(lines[s].split()[-1], first_hand_tile)
+    result = check(parse_text("\n".join(lines)))
+    assert (result.ok, result.line) == (False, s + 1) and result.problem.startswith("R1")
