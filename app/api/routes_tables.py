@@ -55,9 +55,7 @@ async def get_table(service: ServiceDep, hub: HubDep, code: str = Code) -> dict[
 
 
 @router.post("/{code}/join", response_model=Joined, responses=ERRORS)
-async def join(
-    body: JoinTable, service: ServiceDep, hub: HubDep, code: str = Code
-) -> dict[str, Any]:
+async def join(body: JoinTable, service: ServiceDep, hub: HubDep, code: str = Code) -> dict[str, Any]:
     """Take a free seat before the start; returns your secret seat token."""
     info, token, seat = await service.join(code, body.name, body.seat)
     return {"code": info["code"], "token": token, "seat": seat, "table": _present(hub, info)}
@@ -72,9 +70,7 @@ async def change_seat(
 
 
 @router.post("/{code}/leave", response_model=TableInfo, responses=ERRORS)
-async def leave(
-    service: ServiceDep, hub: HubDep, token: TokenDep, code: str = Code
-) -> dict[str, Any]:
+async def leave(service: ServiceDep, hub: HubDep, token: TokenDep, code: str = Code) -> dict[str, Any]:
     """Leave the table before the start (your token stops working)."""
     return _present(hub, await service.leave(code, token))
 
@@ -88,17 +84,13 @@ async def kick(
 
 
 @router.post("/{code}/start", response_model=TableInfo, responses=ERRORS)
-async def start(
-    service: ServiceDep, hub: HubDep, token: TokenDep, code: str = Code
-) -> dict[str, Any]:
+async def start(service: ServiceDep, hub: HubDep, token: TokenDep, code: str = Code) -> dict[str, Any]:
     """The host starts the match (all seats filled)."""
     return _present(hub, await service.start(code, token))
 
 
 @router.post("/{code}/rematch", response_model=TableInfo, responses=ERRORS)
-async def rematch(
-    service: ServiceDep, hub: HubDep, token: TokenDep, code: str = Code
-) -> dict[str, Any]:
+async def rematch(service: ServiceDep, hub: HubDep, token: TokenDep, code: str = Code) -> dict[str, Any]:
     """Vote for a rematch; when every seat has voted a new match starts."""
     return _present(hub, await service.rematch(code, token))
 

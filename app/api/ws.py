@@ -35,12 +35,8 @@ MAX_BAD_FRAMES = 10
 
 
 def _error(code: str, message: str, move_id: Any = None, rule: str | None = None) -> dict[str, Any]:
-    frame: dict[str, Any] = {
-        "type": "error",
-        "code": code,
-        "message": message,
-        "move_id": move_id if isinstance(move_id, str) else None,
-    }
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message,
+                             "move_id": move_id if isinstance(move_id, str) else None}
     if rule:
         frame["rule"] = rule
     return frame
@@ -127,9 +123,8 @@ async def _read_loop(
             try:
                 await _dispatch(data, conn, service, hub)
             except (SQLAlchemyError, OSError) as exc:
-                log.warning(
-                    "table %s: database unavailable (%s)", conn.table_id, type(exc).__name__
-                )
+                log.warning("table %s: database unavailable (%s)", conn.table_id,
+                            type(exc).__name__)
                 raise TableError("unavailable", "the database is unavailable; retry", 503) from None
         except TableError as err:  # e.g. the database is unavailable
             conn.put(_error(err.code, err.message))
@@ -152,9 +147,7 @@ def _short(exc: BaseException) -> str:
     return str(exc)[:200] or type(exc).__name__
 
 
-async def _dispatch(
-    data: dict[str, Any], conn: Connection, service: TableService, hub: Hub
-) -> None:
+async def _dispatch(data: dict[str, Any], conn: Connection, service: TableService, hub: Hub) -> None:
     """Handle one well-formed client frame. Raises ValueError for a bad one."""
     kind = data["type"]
     if kind == "ping":
@@ -175,14 +168,8 @@ async def _dispatch(
                 result = await service.act(
                     conn.table_id, conn.token, data.get("move"), move_id, data.get("seq")
                 )
-                conn.put(
-                    {
-                        "type": "ack",
-                        "move_id": move_id,
-                        "seq": result.seq,
-                        "duplicate": result.duplicate,
-                    }
-                )
+                conn.put({"type": "ack", "move_id": move_id, "seq": result.seq,
+                          "duplicate": result.duplicate})
             elif kind == "next_round":
                 await service.ready(conn.table_id, conn.token)
             else:

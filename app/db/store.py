@@ -89,29 +89,16 @@ class EventRecord:
 
     def as_row(self) -> EventRow:
         return EventRow(
-            table_id=self.table_id,
-            seq=self.seq,
-            kind=self.kind,
-            seat=self.seat,
-            player_id=self.player_id,
-            move_id=self.move_id,
-            match_number=self.match_number,
-            payload=self.payload,
-            state=self.state,
-            table_info=self.table_info,
+            table_id=self.table_id, seq=self.seq, kind=self.kind, seat=self.seat,
+            player_id=self.player_id, move_id=self.move_id, match_number=self.match_number,
+            payload=self.payload, state=self.state, table_info=self.table_info,
         )
 
     def as_params(self) -> dict[str, Any]:
         return {
-            "table_id": self.table_id,
-            "seq": self.seq,
-            "kind": self.kind,
-            "seat": self.seat,
-            "player_id": self.player_id,
-            "move_id": self.move_id,
-            "match_number": self.match_number,
-            "payload": self.payload,
-            "state": self.state,
+            "table_id": self.table_id, "seq": self.seq, "kind": self.kind, "seat": self.seat,
+            "player_id": self.player_id, "move_id": self.move_id,
+            "match_number": self.match_number, "payload": self.payload, "state": self.state,
             "table_info": self.table_info,
         }
 
@@ -157,20 +144,9 @@ _PG_WRITE_SQL: dict[tuple[int, bool], str] = {}
 
 def _table_state(row: Any) -> TableState:
     return TableState(
-        id=row[0],
-        code=row[1],
-        name=row[2],
-        players=row[3],
-        public=row[4],
-        status=row[5],
-        host_seat=row[6],
-        version=row[7],
-        seq=row[8],
-        match_number=row[9],
-        state=row[10],
-        rematch_votes=list(row[11] or []),
-        ready=list(row[12] or []),
-        round_over_at=row[13],
+        id=row[0], code=row[1], name=row[2], players=row[3], public=row[4], status=row[5],
+        host_seat=row[6], version=row[7], seq=row[8], match_number=row[9], state=row[10],
+        rematch_votes=list(row[11] or []), ready=list(row[12] or []), round_over_at=row[13],
     )
 
 
@@ -249,18 +225,11 @@ class PgStore:
         if sql is None:
             sql = _PG_WRITE_SQL[key] = _pg_write_sql(*key)
         params: dict[str, Any] = {
-            "id": table.id,
-            "version": old_version,
-            "seq": table.seq,
-            "status": table.status,
-            "host_seat": table.host_seat,
-            "match_number": table.match_number,
-            "state": dumps(table.state),
-            "rematch_votes": dumps(table.rematch_votes),
-            "ready": dumps(table.ready),
-            "round_over_at": table.round_over_at,
-            "channel": self.channel,
-            "note": f"{table.id}:{table.seq}",
+            "id": table.id, "version": old_version, "seq": table.seq, "status": table.status,
+            "host_seat": table.host_seat, "match_number": table.match_number,
+            "state": dumps(table.state), "rematch_votes": dumps(table.rematch_votes),
+            "ready": dumps(table.ready), "round_over_at": table.round_over_at,
+            "channel": self.channel, "note": f"{table.id}:{table.seq}",
         }
         for i, e in enumerate(events):
             params[f"seq{i}"] = e.seq
@@ -350,10 +319,8 @@ class PgNotifier:
                         conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
                         self._conn = conn
                         await conn.execute("SET synchronous_commit = off")
-                    await conn.execute(
-                        "SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x",
-                        (self.channel, batch),
-                    )
+                    await conn.execute("SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x",
+                                       (self.channel, batch))
                     batch = []
                     delay = 0.1
                 except psycopg.Error:
@@ -388,20 +355,12 @@ class CoreStore:
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
         t, p = _table(TableRow), _table(PlayerRow)
         async with self._gate, self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    select(*(t.c[c] for c in _TABLE_COLS.split(", "))).where(t.c.id == table_id)
-                )
-            ).first()
+            row = (await conn.execute(select(*(t.c[c] for c in _TABLE_COLS.split(", ")))
+                                      .where(t.c.id == table_id))).first()
             if row is None:
                 return None
-            prows = (
-                await conn.execute(
-                    select(p.c.id, p.c.seat, p.c.name, p.c.token_hash).where(
-                        p.c.table_id == table_id
-                    )
-                )
-            ).all()
+            prows = (await conn.execute(select(p.c.id, p.c.seat, p.c.name, p.c.token_hash)
+                                        .where(p.c.table_id == table_id))).all()
         players = [PlayerState(r[0], r[1], r[2], r[3]) for r in prows]
         return _table_state(row), players
 
@@ -411,26 +370,17 @@ class CoreStore:
         try:
             async with self._gate, self.engine.begin() as conn:
                 res = await conn.execute(
-                    update(t)
-                    .where(t.c.id == table.id, t.c.version == old_version)
-                    .values(
-                        version=old_version + 1,
-                        seq=table.seq,
-                        status=table.status,
-                        host_seat=table.host_seat,
-                        match_number=table.match_number,
-                        state=table.state,
-                        rematch_votes=table.rematch_votes,
-                        ready=table.ready,
-                        round_over_at=table.round_over_at,
-                        updated_at=now,
+                    update(t).where(t.c.id == table.id, t.c.version == old_version).values(
+                        version=old_version + 1, seq=table.seq, status=table.status,
+                        host_seat=table.host_seat, match_number=table.match_number,
+                        state=table.state, rematch_votes=table.rematch_votes,
+                        ready=table.ready, round_over_at=table.round_over_at, updated_at=now,
                     )
                 )
                 if res.rowcount != 1:
                     return False
-                await conn.execute(
-                    insert(e), [dict(ev.as_params(), created_at=now) for ev in events]
-                )
+                await conn.execute(insert(e), [dict(ev.as_params(), created_at=now)
+                                               for ev in events])
         except IntegrityError as exc:
             raise MoveIdClash() from exc
         except OperationalError as exc:
@@ -442,7 +392,6 @@ class CoreStore:
     async def prior_seq(self, table_id: int, move_id: str) -> int | None:
         e = _table(EventRow)
         async with self._gate, self.engine.connect() as conn:
-            seq = await conn.scalar(
-                select(e.c.seq).where(e.c.table_id == table_id, e.c.move_id == move_id)
-            )
+            seq = await conn.scalar(select(e.c.seq).where(e.c.table_id == table_id,
+                                                          e.c.move_id == move_id))
         return None if seq is None else int(seq)

@@ -120,29 +120,25 @@ class Hub:
                 return
             missed: list[EventRow] = []
             if last_seq is not None and 0 <= latest.seq - last_seq <= RESYNC_EVENT_LIMIT:
-                missed = list(
-                    await s.scalars(
-                        select(EventRow)
-                        .where(EventRow.table_id == conn.table_id, EventRow.seq > last_seq)
-                        .order_by(EventRow.seq)
-                    )
-                )
+                missed = list(await s.scalars(
+                    select(EventRow)
+                    .where(EventRow.table_id == conn.table_id, EventRow.seq > last_seq)
+                    .order_by(EventRow.seq)
+                ))
             if conn.player_id is not None:
                 me = await s.get(PlayerRow, conn.player_id)
                 if me is None or me.table_id != conn.table_id:
                     conn.seat = conn.player_id = conn.token = None
                 else:
                     conn.seat = me.seat
-        conn.put(
-            snapshot_frame(
-                seq=latest.seq,
-                recipient=conn.seat,
-                info=latest.table_info,
-                state=latest.state,
-                connected=self.connected_seats(conn.table_id),
-                missed=missed,
-            )
-        )
+        conn.put(snapshot_frame(
+            seq=latest.seq,
+            recipient=conn.seat,
+            info=latest.table_info,
+            state=latest.state,
+            connected=self.connected_seats(conn.table_id),
+            missed=missed,
+        ))
         conn.last_seq = latest.seq
 
     # -- delivery ----------------------------------------------------------------------
@@ -173,13 +169,11 @@ class Hub:
                 rows = [r for r in committed if r.seq > since]
             else:
                 async with self.sessionmaker() as s:
-                    rows = list(
-                        await s.scalars(
-                            select(EventRow)
-                            .where(EventRow.table_id == table_id, EventRow.seq > since)
-                            .order_by(EventRow.seq)
-                        )
-                    )
+                    rows = list(await s.scalars(
+                        select(EventRow)
+                        .where(EventRow.table_id == table_id, EventRow.seq > since)
+                        .order_by(EventRow.seq)
+                    ))
             for row in rows:
                 frames = RowFrames(row)
                 self._apply_seat_change(table_id, row)
@@ -206,17 +200,15 @@ class Hub:
         """Catch up every local table the database has moved past (one query). A safety
         net for notifications that never came (``FIVEUP_NOTIFY=after_commit``: a
         process that died between its commit and its NOTIFY)."""
-        behind = {
-            tid: min((c.last_seq for c in conns if c.last_seq >= 0), default=None)
-            for tid, conns in self.tables.items()
-        }
+        behind = {tid: min((c.last_seq for c in conns if c.last_seq >= 0), default=None)
+                  for tid, conns in self.tables.items()}
         ids = [tid for tid, seen in behind.items() if seen is not None]
         if not ids:
             return
         async with self.sessionmaker() as s:
-            rows = (
-                await s.execute(select(TableRow.id, TableRow.seq).where(TableRow.id.in_(ids)))
-            ).all()
+            rows = (await s.execute(
+                select(TableRow.id, TableRow.seq).where(TableRow.id.in_(ids))
+            )).all()
         for tid, seq in rows:
             seen = behind.get(tid)
             if seen is not None and seq > seen:
@@ -226,3 +218,4 @@ class Hub:
         """Catch up every table with local connections (after a LISTEN reconnect)."""
         for table_id in list(self.tables):
             await self.poke(table_id)
+

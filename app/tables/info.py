@@ -19,14 +19,8 @@ def next_round_at(table: Any, match: Match | None, next_round_seconds: float) ->
     """When the countdown deals the next round: the settlement time stored with the table
     (``round_over_at``) plus ``next_round_seconds``; ``None`` when no countdown runs."""
     at = table.round_over_at
-    if (
-        at is None
-        or next_round_seconds <= 0
-        or match is None
-        or table.status != TableStatus.PLAYING
-        or not match.round_over
-        or match.over
-    ):
+    if (at is None or next_round_seconds <= 0 or match is None
+            or table.status != TableStatus.PLAYING or not match.round_over or match.over):
         return None
     return utc_iso(at + timedelta(seconds=next_round_seconds))
 

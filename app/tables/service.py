@@ -87,9 +87,8 @@ class _Tx:
 
     def info(self) -> dict[str, Any]:
         """The table info as it stands now in this change."""
-        return table_info(
-            self.table, self.players, self.match, next_round_seconds=self.next_round_seconds
-        )
+        return table_info(self.table, self.players, self.match,
+                          next_round_seconds=self.next_round_seconds)
 
     def player_at(self, seat: int) -> Any:
         return next((p for p in self.players if p.seat == seat), None)
@@ -162,12 +161,8 @@ class TableService:
         self.store: PgStore | CoreStore
         if postgres:
             url = engine.url.render_as_string(hide_password=False)
-            self.store = PgStore(
-                libpq_dsn(url),
-                NOTIFY_CHANNEL,
-                size=db_writers,
-                notify_after_commit=notify_after_commit,
-            )
+            self.store = PgStore(libpq_dsn(url), NOTIFY_CHANNEL, size=db_writers,
+                                 notify_after_commit=notify_after_commit)
         else:
             self.store = CoreStore(engine, sessionmaker._gate)
 
@@ -183,12 +178,8 @@ class TableService:
         return tid
 
     async def _retrying(
-        self,
-        table_id: int,
-        change: Callable[[_Tx], Awaitable[Any]],
-        attempts: int = 4,
-        *,
-        seating: bool = False,
+        self, table_id: int, change: Callable[[_Tx], Awaitable[Any]], attempts: int = 4,
+        *, seating: bool = False,
     ) -> tuple[Any, _Tx]:
         """``_mutate`` for table actions that are re-decided on fresh state (seating,
         start, votes): a conflict with another writer is retried, never for moves (a
@@ -218,7 +209,8 @@ class TableService:
                         await s.scalars(select(PlayerRow).where(PlayerRow.table_id == table_id))
                     )
                     match = Match.from_dict(table.state) if table.state else None
-                    tx = _Tx(s, table, players, match, next_round_seconds=self.next_round_seconds)
+                    tx = _Tx(s, table, players, match,
+                             next_round_seconds=self.next_round_seconds)
                     result = await change(tx)
                     if tx.events:
                         table.state = tx.match.to_dict() if tx.match else None
@@ -249,13 +241,8 @@ class TableService:
     @staticmethod
     def _committed(table_id: int, events: list[EventRecord]) -> None:
         if log.isEnabledFor(logging.INFO):
-            log.info(
-                "table %s: committed seq %s..%s (%s)",
-                table_id,
-                events[0].seq,
-                events[-1].seq,
-                ",".join(e.kind for e in events),
-            )
+            log.info("table %s: committed seq %s..%s (%s)", table_id, events[0].seq,
+                     events[-1].seq, ",".join(e.kind for e in events))
 
     async def _mutate_fast(
         self, table_id: int, change: Callable[[_Tx], Awaitable[Any]]
@@ -285,7 +272,8 @@ class TableService:
                 else:
                     table, players, match = hot
                     hot = None
-                tx = _Tx(None, table, players, match, next_round_seconds=self.next_round_seconds)
+                tx = _Tx(None, table, players, match,
+                         next_round_seconds=self.next_round_seconds)
                 try:
                     result = await change(tx)
                 except TableError:
@@ -304,9 +292,8 @@ class TableService:
                 except BaseException as exc:
                     self._delivered(table_id, table.seq, ok=False)
                     if isinstance(exc, (MoveIdClash, Busy)):
-                        log.info(
-                            "table %s: concurrent write refused (%s)", table_id, type(exc).__name__
-                        )
+                        log.info("table %s: concurrent write refused (%s)", table_id,
+                                 type(exc).__name__)
                         raise _conflict() from None
                     if isinstance(exc, Unavailable):
                         raise _unavailable() from None
@@ -342,9 +329,8 @@ class TableService:
         for listener in self.listeners:
             await self._retry_listener(listener, table_id, first_delay=0.0)
 
-    def _remember(
-        self, table_id: int, table: TableState, players: list[PlayerState], match: Match | None
-    ) -> None:
+    def _remember(self, table_id: int, table: TableState, players: list[PlayerState],
+                  match: Match | None) -> None:
         self._hot[table_id] = (table, players, match)
         if len(self._hot) > HOT_TABLES_MAX:
             del self._hot[next(iter(self._hot))]
@@ -374,28 +360,23 @@ class TableService:
             try:
                 await listener(table_id, events)
             except Exception as exc:  # a listener must never undo a committed change
-                log.warning(
-                    "commit listener failed for table %s (%s); retrying",
-                    table_id,
-                    type(exc).__name__,
-                )
+                log.warning("commit listener failed for table %s (%s); retrying",
+                            table_id, type(exc).__name__)
                 self._spawn(self._retry_listener(listener, table_id))
 
     async def _retry_listener(
         self, listener: CommitListener, table_id: int, first_delay: float | None = None
     ) -> None:
-        delays = (
-            LISTENER_RETRY_DELAYS if first_delay is None else (first_delay, *LISTENER_RETRY_DELAYS)
-        )
+        delays = LISTENER_RETRY_DELAYS if first_delay is None else (
+            first_delay, *LISTENER_RETRY_DELAYS)
         for delay in delays:
             await asyncio.sleep(delay)
             try:
                 await listener(table_id, None)
                 return
             except Exception as exc:
-                log.warning(
-                    "commit listener retry failed for table %s (%s)", table_id, type(exc).__name__
-                )
+                log.warning("commit listener retry failed for table %s (%s)",
+                            table_id, type(exc).__name__)
         log.error("giving up delivering table %s; clients will resync", table_id)
 
     def _spawn(self, coro: Any) -> None:
@@ -452,12 +433,8 @@ class TableService:
                     s.add(player)
                     await s.flush()
                     tx = _Tx(s, table, [player], None)
-                    tx.emit(
-                        "created",
-                        {"type": "created", "seat": 0, "name": hname},
-                        seat=0,
-                        player_id=player.id,
-                    )
+                    tx.emit("created", {"type": "created", "seat": 0, "name": hname},
+                            seat=0, player_id=player.id)
                     s.add_all([e.as_row() for e in tx.events])
                     await s.flush()
                 break
@@ -481,16 +458,14 @@ class TableService:
                 raise TableError("already_started", "the match has already started", 409)
             if tx.player_at(s) is not None:
                 raise TableError("seat_taken", f"seat {s} is taken", 409)
-            player = PlayerRow(
-                table_id=tx.table.id, seat=s, name=pname, token_hash=hash_token(token)
-            )
+            player = PlayerRow(table_id=tx.table.id, seat=s, name=pname,
+                               token_hash=hash_token(token))
             assert tx.session is not None
             tx.session.add(player)
             await tx.session.flush()
             tx.players.append(player)
-            tx.emit(
-                "seated", {"type": "seated", "seat": s, "name": pname}, seat=s, player_id=player.id
-            )
+            tx.emit("seated", {"type": "seated", "seat": s, "name": pname},
+                    seat=s, player_id=player.id)
             return s
 
         s, tx = await self._retrying(await self._table_id(code), change, seating=True)
@@ -512,12 +487,8 @@ class TableService:
             player.seat = s
             if tx.table.host_seat == old:
                 tx.table.host_seat = s
-            tx.emit(
-                "moved_seat",
-                {"type": "moved_seat", "from": old, "to": s, "name": player.name},
-                seat=s,
-                player_id=player.id,
-            )
+            tx.emit("moved_seat", {"type": "moved_seat", "from": old, "to": s, "name": player.name},
+                    seat=s, player_id=player.id)
 
         _, tx = await self._retrying(await self._table_id(code), change, seating=True)
         return tx.info()
@@ -559,20 +530,13 @@ class TableService:
         assert tx.session is not None
         await tx.session.delete(player)
         tx.players.remove(player)
-        tx.emit(
-            kind,
-            {"type": kind, "seat": player.seat, "name": player.name},
-            seat=player.seat,
-            player_id=player.id,
-        )
+        tx.emit(kind, {"type": kind, "seat": player.seat, "name": player.name},
+                seat=player.seat, player_id=player.id)
         if tx.table.host_seat == player.seat:
             if tx.players:
                 tx.table.host_seat = min(p.seat for p in tx.players)
-                tx.emit(
-                    "host_changed",
-                    {"type": "host_changed", "seat": tx.table.host_seat},
-                    seat=tx.table.host_seat,
-                )
+                tx.emit("host_changed", {"type": "host_changed", "seat": tx.table.host_seat},
+                        seat=tx.table.host_seat)
             else:
                 tx.table.host_seat = None
                 tx.table.status = TableStatus.CLOSED
@@ -601,15 +565,8 @@ class TableService:
         tx.table.rematch_votes = []
         tx.table.ready = []
         tx.table.round_over_at = None
-        tx.emit(
-            kind,
-            {
-                "type": kind,
-                "match": tx.table.match_number,
-                "round": 1,
-                "starter": tx.match.round.starter,
-            },
-        )
+        tx.emit(kind, {"type": kind, "match": tx.table.match_number,
+                       "round": 1, "starter": tx.match.round.starter})
 
     async def rematch(self, code: str, token: str | None) -> dict[str, Any]:
         """Vote for a rematch; when every seat agreed, a new match starts, same seats."""
@@ -623,12 +580,8 @@ class TableService:
             if player.seat in tx.table.rematch_votes:
                 return
             tx.table.rematch_votes = sorted([*tx.table.rematch_votes, player.seat])
-            tx.emit(
-                "rematch_vote",
-                {"type": "rematch_vote", "seat": player.seat},
-                seat=player.seat,
-                player_id=player.id,
-            )
+            tx.emit("rematch_vote", {"type": "rematch_vote", "seat": player.seat},
+                    seat=player.seat, player_id=player.id)
             if len(tx.table.rematch_votes) >= len(tx.players):
                 self._new_match(tx, "rematch_started")
 
@@ -652,9 +605,8 @@ class TableService:
         if not isinstance(move, str) or len(move) > 64:
             raise TableError("bad_message", "move must be a notation string", 400)
         if move_id is not None and not valid_move_id(move_id):
-            raise TableError(
-                "bad_message", f"move_id must be 1..{MOVE_ID_MAX} chars of A-Z a-z 0-9 _ . : -"
-            )
+            raise TableError("bad_message",
+                             f"move_id must be 1..{MOVE_ID_MAX} chars of A-Z a-z 0-9 _ . : -")
         if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
             raise TableError("bad_message", "seq must be an integer", 400)
 
@@ -685,9 +637,8 @@ class TableService:
             self._maybe_schedule(tx)
         return result
 
-    def _play(
-        self, tx: _Tx, player: Any, move: str, move_id: str | None, seq: int | None
-    ) -> ActResult:
+    def _play(self, tx: _Tx, player: Any, move: str, move_id: str | None,
+              seq: int | None) -> ActResult:
         """The checks and the engine call of one move (raises TableError)."""
         if tx.table.status != TableStatus.PLAYING or tx.match is None:
             raise TableError("not_started", "no match is being played at this table", 409)
@@ -697,9 +648,8 @@ class TableService:
             )
         m = tx.match
         if m.round_over:
-            raise TableError(
-                "round_over", "R21: the round is over; wait for the next deal", 409, rule="R21"
-            )
+            raise TableError("round_over", "R21: the round is over; wait for the next deal",
+                             409, rule="R21")
         if m.turn != player.seat:
             raise TableError("not_your_turn", f"it is seat {m.turn}'s turn", 409, rule="R8")
         try:
@@ -750,24 +700,18 @@ class TableService:
         ev = m.next_round(self.rng)  # R23 starter, R5/R6 deal
         tx.table.ready = []
         tx.table.round_over_at = None
-        tx.emit(
-            "round_started",
-            {"type": "round_started", "round": ev["round"], "starter": ev["starter"]},
-        )
+        tx.emit("round_started", {"type": "round_started", "round": ev["round"],
+                                  "starter": ev["starter"]})
 
     def _maybe_schedule(self, tx: _Tx) -> None:
         m = tx.match
         at = tx.table.round_over_at
-        if (
-            m is not None
-            and m.round_over
-            and not m.over
-            and self.next_round_seconds > 0
-            and at is not None
-        ):
+        if (m is not None and m.round_over and not m.over and self.next_round_seconds > 0
+                and at is not None):
             # due at the deadline clients are shown (TableInfo.next_round_at)
             elapsed = (datetime.now(UTC) - _aware(at)).total_seconds()
-            self.schedule_next_round(tx.table.id, m.round_number, self.next_round_seconds - elapsed)
+            self.schedule_next_round(tx.table.id, m.round_number,
+                                     self.next_round_seconds - elapsed)
 
     def schedule_next_round(self, table_id: int, round_number: int, delay: float) -> None:
         """Deal round ``round_number + 1`` after ``delay`` seconds unless done before."""
@@ -786,13 +730,8 @@ class TableService:
 
         async def change(tx: _Tx) -> None:
             m = tx.match
-            if (
-                m is not None
-                and tx.table.status == TableStatus.PLAYING
-                and m.round_over
-                and not m.over
-                and m.round_number == round_number
-            ):
+            if (m is not None and tx.table.status == TableStatus.PLAYING and m.round_over
+                    and not m.over and m.round_number == round_number):
                 self._deal_next(tx)
 
         await self._retrying(table_id, change)
@@ -807,12 +746,8 @@ class TableService:
                 raise TableError("not_round_over", "there is no settled round to move on from", 409)
             if player.seat not in tx.table.ready:
                 tx.table.ready = sorted([*tx.table.ready, player.seat])
-                tx.emit(
-                    "ready",
-                    {"type": "ready", "seat": player.seat},
-                    seat=player.seat,
-                    player_id=player.id,
-                )
+                tx.emit("ready", {"type": "ready", "seat": player.seat},
+                        seat=player.seat, player_id=player.id)
             if len(tx.table.ready) >= len(tx.players):
                 self._deal_next(tx)
 
@@ -823,21 +758,18 @@ class TableService:
         if self.next_round_seconds <= 0:
             return
         async with self.sessionmaker() as s:
-            rows = (
-                await s.execute(
-                    select(TableRow.id, TableRow.state, TableRow.round_over_at).where(
-                        TableRow.status == TableStatus.PLAYING, TableRow.round_over_at.is_not(None)
-                    )
+            rows = (await s.execute(
+                select(TableRow.id, TableRow.state, TableRow.round_over_at).where(
+                    TableRow.status == TableStatus.PLAYING, TableRow.round_over_at.is_not(None)
                 )
-            ).all()
+            )).all()
         now = datetime.now(UTC)
         for tid, state, at in rows:
             if not state:
                 continue
             elapsed = (now - _aware(at)).total_seconds()
-            self.schedule_next_round(
-                tid, int(state["round_number"]), self.next_round_seconds - elapsed
-            )
+            self.schedule_next_round(tid, int(state["round_number"]),
+                                     self.next_round_seconds - elapsed)
 
     async def close(self) -> None:
         """Cancel pending timers (shutdown) and close the store's connections."""
@@ -877,18 +809,14 @@ class TableService:
                 .group_by(PlayerRow.table_id)
                 .subquery()
             )
-            rows = (
-                await s.execute(
-                    select(TableRow, func.coalesce(taken.c.n, 0))
-                    .outerjoin(taken, taken.c.table_id == TableRow.id)
-                    .where(
-                        TableRow.public.is_(True),
-                        TableRow.status.in_([TableStatus.WAITING, TableStatus.PLAYING]),
-                    )
-                    .order_by(TableRow.created_at.desc(), TableRow.id.desc())
-                    .limit(limit)
-                )
-            ).all()
+            rows = (await s.execute(
+                select(TableRow, func.coalesce(taken.c.n, 0))
+                .outerjoin(taken, taken.c.table_id == TableRow.id)
+                .where(TableRow.public.is_(True),
+                       TableRow.status.in_([TableStatus.WAITING, TableStatus.PLAYING]))
+                .order_by(TableRow.created_at.desc(), TableRow.id.desc())
+                .limit(limit)
+            )).all()
         return [
             lobby_entry(t, int(n), Match.from_dict(t.state) if t.state else None) for t, n in rows
         ]
