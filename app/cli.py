@@ -1,4 +1,5 @@
-"""The ``fiveup`` console script: ``fiveup migrate`` and ``fiveup serve``."""
+"""The ``fiveup`` console script: ``fiveup migrate``, ``fiveup serve`` and
+``fiveup record check|replay FILE`` (records need no database)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,12 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="uvicorn worker processes on the one database (default 1)",
     )
+    from app.records import cli as record_cli
+
+    record_cli.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "record":
+        return record_cli.run(args.action, args.file)
 
     settings = get_settings()
     if args.command == "serve" and args.workers > 1 and not is_postgres(settings.database_url):
