@@ -14,9 +14,11 @@ class RedactTokens(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.args:
-            record.args = tuple(
-                _TOKEN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args
-            ) if isinstance(record.args, tuple) else record.args
+            record.args = (
+                tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
+                if isinstance(record.args, tuple)
+                else record.args
+            )
         if isinstance(record.msg, str):
             record.msg = _TOKEN.sub(r"\1***", record.msg)
         return True
