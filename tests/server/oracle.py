@@ -120,6 +120,7 @@ def _check_view(
     view: dict[str, Any] | None, state: dict[str, Any] | None, recipient: int | None, where: str
 ) -> None:
     expected = view_for(Match.from_dict(state), recipient) if state is not None else None
+
     def strip(v: dict[str, Any] | None) -> dict[str, Any] | None:
         return None if v is None else {k: x for k, x in v.items() if k not in DESCRIPTIONS}
 
