@@ -59,6 +59,8 @@ class TableRow(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     match_number: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
+    #: the match's finished rounds (written when a round ends, not with every move)
+    history: Mapped[list[Any] | None] = mapped_column(JsonType, nullable=True)
     rematch_votes: Mapped[list[int]] = mapped_column(JsonType, default=list)
     ready: Mapped[list[int]] = mapped_column(JsonType, default=list)
     round_over_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

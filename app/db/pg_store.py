@@ -46,13 +46,16 @@ def dumps(obj: Any) -> str:
 
 _TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
-    " rematch_votes, ready, round_over_at, created_at"
+    " rematch_votes, ready, round_over_at, created_at, history"
 )
+#: the same columns without the finished rounds (what delivery and the lobby need)
+_TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb")
 _PLAYERS_JSON = (
     "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash)),"
     " '[]'::json) FROM players p WHERE p.table_id = t.id)"
 )
 _LOAD = f"SELECT {_TABLE_COLS}, {_PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
+_LOAD_NOW = f"SELECT {_TABLE_COLS_NOW}, {_PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
 _EVENT_COLS = "seq, kind, seat, player_id, move_id, match_number, payload"
 _TABLE_SET = (
     "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"
@@ -70,10 +73,11 @@ def _event_values(n: int) -> str:
     )
 
 
-def _one_statement_write(n: int, notify: bool) -> str:
+def _one_statement_write(n: int, notify: bool, history: bool) -> str:
     cols = ", ".join("v." + c for c in _EVENT_COLS.split(", "))
+    table_set = _TABLE_SET + (", history = %(history)s::jsonb" if history else "")
     return (
-        f"WITH u AS (UPDATE game_tables SET version = version + 1, {_TABLE_SET}"
+        f"WITH u AS (UPDATE game_tables SET version = version + 1, {table_set}"
         " WHERE id = %(id)s AND version = %(version)s RETURNING id),"
         f" e AS (INSERT INTO table_events (table_id, {_EVENT_COLS}, created_at)"
         f" SELECT u.id, {cols}, now() FROM u, (VALUES {_event_values(n)}) AS v({_EVENT_COLS})"
@@ -82,7 +86,7 @@ def _one_statement_write(n: int, notify: bool) -> str:
     )
 
 
-_WRITE_SQL: dict[tuple[int, bool], str] = {}
+_WRITE_SQL: dict[tuple[int, bool, bool], str] = {}
 
 
 def _table_params(t: TableState) -> dict[str, Any]:
@@ -130,6 +134,7 @@ def table_state(row: Any) -> TableState:
         ready=list(row[12] or []),
         round_over_at=row[13],
         created_at=row[14],
+        history=row[15],
     )
 
 
@@ -222,7 +227,7 @@ class PgStore:
             row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[15]]
+        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
 
     async def table_id(self, code: str) -> int | None:
         async with self._conn() as conn:
@@ -256,7 +261,7 @@ class PgStore:
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         async with self._conn() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
+            row = await (await conn.execute(_LOAD_NOW, (table_id,))).fetchone()
             if row is None:
                 return None
             table = table_state(row)
@@ -268,7 +273,7 @@ class PgStore:
                     (table_id, since),
                 )
                 events = [_event(r) for r in await cur.fetchall()]
-        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[15]]
+        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
         return Catchup(table, players, events)
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
@@ -281,18 +286,19 @@ class PgStore:
     async def lobby(self, limit: int) -> list[LobbyRow]:
         async with self._conn() as conn:
             cur = await conn.execute(
-                f"SELECT {_TABLE_COLS}, (SELECT count(*) FROM players p WHERE p.table_id = t.id)"
+                f"SELECT {_TABLE_COLS_NOW},"
+                " (SELECT count(*) FROM players p WHERE p.table_id = t.id)"
                 " FROM game_tables t WHERE t.public AND t.status IN ('waiting', 'playing')"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
                 (limit,),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(table_state(r), int(r[15])) for r in rows]
+        return [LobbyRow(table_state(r), int(r[16])) for r in rows]
 
     async def round_over_tables(self) -> list[TableState]:
         async with self._conn() as conn:
             cur = await conn.execute(
-                f"SELECT {_TABLE_COLS} FROM game_tables"
+                f"SELECT {_TABLE_COLS_NOW} FROM game_tables"
                 " WHERE status = 'playing' AND round_over_at IS NOT NULL"
             )
             rows = await cur.fetchall()
@@ -318,13 +324,15 @@ class PgStore:
         return written
 
     async def _write_one_statement(self, change: Change) -> bool:
-        key = (len(change.events), self.notify_in_transaction)
+        key = (len(change.events), self.notify_in_transaction, change.history is not None)
         sql = _WRITE_SQL.get(key)
         if sql is None:
             sql = _WRITE_SQL[key] = _one_statement_write(*key)
         params = _table_params(change.table)
         params.update(_event_params(change.events))
         params["version"] = change.old_version
+        if change.history is not None:
+            params["history"] = dumps(change.history)
         params["channel"] = CHANNEL
         params["note"] = _note(change)
         async with self._conn() as conn:
@@ -355,9 +363,14 @@ class PgStore:
                 t.id, t.created_at = int(row[0]), row[1]
             else:
                 cur = await conn.execute(
-                    f"UPDATE game_tables SET version = version + 1, {_TABLE_SET}"
+                    f"UPDATE game_tables SET version = version + 1, {_TABLE_SET},"
+                    " history = coalesce(%(history)s::jsonb, history)"
                     " WHERE id = %(id)s AND version = %(version)s",
-                    dict(_table_params(t), version=change.old_version),
+                    dict(
+                        _table_params(t),
+                        version=change.old_version,
+                        history=None if change.history is None else dumps(change.history),
+                    ),
                 )
                 if cur.rowcount != 1:
                     raise psycopg.Rollback()

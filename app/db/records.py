@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from app.engine import Match
+
 Json = dict[str, Any]
 
 
@@ -42,6 +44,15 @@ class TableState:
     ready: list[int]
     round_over_at: datetime | None
     created_at: datetime | None = None
+    #: the match's finished rounds, kept apart from ``state`` (written only when a round
+    #: ends, not with every move); None when not read
+    history: list[Any] | None = None
+
+    def match(self) -> Match | None:
+        """The match as stored (its finished rounds included when they were read)."""
+        if self.state is None:
+            return None
+        return Match.from_dict({**self.state, "history": self.history or []})
 
 
 @dataclass(slots=True)
@@ -90,7 +101,8 @@ class PriorMove:
 @dataclass(slots=True)
 class Change:
     """What one transaction writes: the table's new columns (with the version it was read
-    at), players added, moved or removed, and the new events in seq order.
+    at), players added, moved or removed, the new events in seq order, and the match's
+    finished rounds if they changed.
 
     The write succeeds only if the table is still at ``old_version`` (else nothing is
     written); a new table (``table.id == 0``) is inserted instead.
@@ -102,6 +114,9 @@ class Change:
     added: list[PlayerState] = field(default_factory=list)
     moved: list[PlayerState] = field(default_factory=list)
     removed: list[PlayerState] = field(default_factory=list)
+    #: the match's finished rounds when they changed (a round ended, a new match), else
+    #: None: most moves write only the current round's state
+    history: list[Any] | None = None
 
     @property
     def seating(self) -> bool:

@@ -11,7 +11,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, select, text, update
+from sqlalchemy import Table, delete, func, insert, null, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -53,6 +53,13 @@ _TABLE_COLS = (
     "round_over_at",
     "created_at",
 )
+
+
+def _cols(*, history: bool) -> list[Any]:
+    """The table's columns in ``_table_state`` order; the finished rounds only if asked."""
+    return [*(T.c[c] for c in _TABLE_COLS), T.c.history if history else null()]
+
+
 _EVENT_COLS = ("seq", "kind", "seat", "player_id", "move_id", "match_number", "payload")
 
 
@@ -77,11 +84,13 @@ def _table_state(row: Any) -> TableState:
         ready=list(row[12] or []),
         round_over_at=_aware(row[13]),
         created_at=_aware(row[14]),
+        history=row[15],
     )
 
 
-def _columns(t: TableState) -> dict[str, Any]:
-    return {
+def _columns(t: TableState, history: list[Any] | None = None) -> dict[str, Any]:
+    extra = {} if history is None else {"history": history}
+    return extra | {
         "seq": t.seq,
         "status": t.status,
         "host_seat": t.host_seat,
@@ -124,7 +133,7 @@ class SqliteStore:
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
         async def run(conn: AsyncConnection) -> tuple[TableState, list[PlayerState]] | None:
             row = (
-                await conn.execute(select(*(T.c[c] for c in _TABLE_COLS)).where(T.c.id == table_id))
+                await conn.execute(select(*_cols(history=True)).where(T.c.id == table_id))
             ).first()
             if row is None:
                 return None
@@ -170,9 +179,7 @@ class SqliteStore:
         async def run(conn: AsyncConnection) -> Catchup | None:
             async with conn.begin():  # one read transaction: a consistent snapshot
                 row = (
-                    await conn.execute(
-                        select(*(T.c[c] for c in _TABLE_COLS)).where(T.c.id == table_id)
-                    )
+                    await conn.execute(select(*_cols(history=False)).where(T.c.id == table_id))
                 ).first()
                 if row is None:
                     return None
@@ -217,7 +224,7 @@ class SqliteStore:
         async def run(conn: AsyncConnection) -> list[LobbyRow]:
             rows = (
                 await conn.execute(
-                    select(*(T.c[c] for c in _TABLE_COLS), taken)
+                    select(*_cols(history=False), taken)
                     .where(
                         T.c.public.is_(True),
                         T.c.status.in_([TableStatus.WAITING, TableStatus.PLAYING]),
@@ -226,7 +233,7 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [LobbyRow(_table_state(r), int(r[15])) for r in rows]
+            return [LobbyRow(_table_state(r), int(r[16])) for r in rows]
 
         result: list[LobbyRow] = await self._read(run)
         return result
@@ -235,7 +242,7 @@ class SqliteStore:
         async def run(conn: AsyncConnection) -> list[TableState]:
             rows = (
                 await conn.execute(
-                    select(*(T.c[c] for c in _TABLE_COLS)).where(
+                    select(*_cols(history=False)).where(
                         T.c.status == TableStatus.PLAYING, T.c.round_over_at.is_not(None)
                     )
                 )
@@ -269,7 +276,11 @@ class SqliteStore:
                     res = await conn.execute(
                         update(T)
                         .where(T.c.id == t.id, T.c.version == change.old_version)
-                        .values(version=change.old_version + 1, updated_at=now, **_columns(t))
+                        .values(
+                            version=change.old_version + 1,
+                            updated_at=now,
+                            **_columns(t, change.history),
+                        )
                     )
                     if res.rowcount != 1:
                         await conn.rollback()

@@ -149,7 +149,7 @@ class Hub:
         if feed.seq >= 0 and cu.table.seq > feed.seq:
             self._catch_up(feed, cu, exclude=conn)
         self._follow_player(conn, cu.players)
-        match = Match.from_dict(cu.table.state) if cu.table.state else None
+        match = cu.table.match()
         info = self._info(cu.table, cu.players, match)
         missed: list[Json] = []
         if last_seq is not None and cu.events and cu.events[0].seq <= last_seq + 1:
@@ -243,7 +243,7 @@ class Hub:
             self._catch_up(feed, cu)
 
     def _catch_up(self, feed: Feed, cu: Catchup, exclude: Connection | None = None) -> None:
-        match = Match.from_dict(cu.table.state) if cu.table.state else None
+        match = cu.table.match()
         events = [e for e in cu.events if e.seq > feed.seq]
         if events and events[0].seq == feed.seq + 1:
             self._deliver(feed, events, cu.table, cu.players, match, exclude)

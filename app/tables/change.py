@@ -35,6 +35,8 @@ class TableChange:
     added: list[PlayerState] = field(default_factory=list)
     moved: list[PlayerState] = field(default_factory=list)
     removed: list[PlayerState] = field(default_factory=list)
+    #: finished rounds in the match as read (the history is written only when it grows)
+    history_len: int = 0
 
     def emit(
         self,
@@ -101,8 +103,23 @@ class TableChange:
             self.moved.remove(player)
 
     def to_write(self) -> Change:
-        """What the store writes (the match is serialised here, once per change)."""
-        self.table.state = self.match.to_dict() if self.match else None
+        """What the store writes (the match is serialised here, once per change; its
+        finished rounds only when they changed)."""
+        history: list[Any] | None = None
+        if self.match is None:
+            self.table.state = None
+        else:
+            state = self.match.to_dict()
+            finished = state.pop("history")
+            self.table.state = state
+            if len(finished) != self.history_len:
+                history = finished
         return Change(
-            self.table, self.old_version, self.events, self.added, self.moved, self.removed
+            self.table,
+            self.old_version,
+            self.events,
+            self.added,
+            self.moved,
+            self.removed,
+            history,
         )

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from app.core.security import NAME_MAX, new_table_code, new_token, normalise_code
 from app.db.records import PriorMove, TableStatus
 from app.db.store import Store, Unavailable
-from app.engine import Match, history_for
+from app.engine import history_for
 from app.realtime.table_info import Json, lobby_entry, table_info
 from app.schemas import History, Joined, LobbyEntry, TableInfo
 from app.tables import play, rounds, seating
@@ -297,7 +297,7 @@ class TableService:
         if loaded is None:
             raise not_found()
         table, players = loaded
-        match = Match.from_dict(table.state) if table.state else None
+        match = table.match()
         return TableChange(table, players, match, old_version=table.version)
 
     async def info(self, code: str) -> TableInfo:
@@ -315,7 +315,7 @@ class TableService:
                 lobby_entry(
                     r.table,
                     r.seats_taken,
-                    Match.from_dict(r.table.state) if r.table.state else None,
+                    r.table.match(),
                 )
             )
             for r in rows

@@ -141,11 +141,17 @@ class Writer:
             if loaded is None:
                 raise not_found()
             table, players = loaded
-            match = Match.from_dict(table.state) if table.state else None
-            table.state = None
+            match = table.match()
+            table.state = table.history = None  # the Match holds them from here on
         else:
             table, players, match = hot
-        return TableChange(table, players, match, old_version=table.version)
+        return TableChange(
+            table,
+            players,
+            match,
+            old_version=table.version,
+            history_len=len(match.history) if match else 0,
+        )
 
     async def _write(self, tx: TableChange) -> bool:
         try:
@@ -156,7 +162,7 @@ class Writer:
         except Unavailable:
             raise unavailable() from None
         finally:
-            tx.table.state = None  # memory keeps the Match; the dict was for the write
+            tx.table.state = None  # memory keeps the Match; the dicts were for the write
         if written:
             tx.table.version = tx.old_version + 1
             if log.isEnabledFor(logging.INFO):

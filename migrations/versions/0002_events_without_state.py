@@ -34,5 +34,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("table_events") as batch:
         batch.add_column(sa.Column("state", JsonType, nullable=True))
-        batch.add_column(sa.Column("table_info", JsonType, nullable=False,
-                                   server_default=sa.text("'{}'")))
+        batch.add_column(
+            sa.Column("table_info", JsonType, nullable=False, server_default=sa.text("'{}'"))
+        )

@@ -29,8 +29,10 @@ async def seated(
 async def current_match(svc: TableService, code: str) -> tuple[Match, TableState]:
     """The stored match (server-side truth) of a table, and its columns."""
     loaded = await svc.store.load(await svc.table_id(code))
-    assert loaded is not None and loaded[0].state is not None
-    return Match.from_dict(loaded[0].state), loaded[0]
+    assert loaded is not None
+    match = loaded[0].match()
+    assert match is not None
+    return match, loaded[0]
 
 
 async def play_random_move(

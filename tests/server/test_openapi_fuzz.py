@@ -15,9 +15,22 @@ EXAMPLES = 40
 
 def test_openapi_schema_holds_under_fuzzing(live: ServerProcess, tmp_path: Path) -> None:
     report = tmp_path / "schemathesis.txt"
-    cmd = [sys.executable, "-m", "schemathesis.cli", "run", f"{live.http}/openapi.json",
-           "--checks", "all", "--max-examples", str(EXAMPLES), "--workers", "1",
-           "--seed", "1", "--no-color"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "run",
+        f"{live.http}/openapi.json",
+        "--checks",
+        "all",
+        "--max-examples",
+        str(EXAMPLES),
+        "--workers",
+        "1",
+        "--seed",
+        "1",
+        "--no-color",
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     report.write_text(proc.stdout + proc.stderr)
     tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-60:])

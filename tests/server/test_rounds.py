@@ -193,3 +193,22 @@ async def test_no_deadline_without_a_countdown(service: TableService) -> None:
         if m.round_number == 2 or m.over:
             break
         await play_random_move(service, code, tid, tokens, rng)
+
+
+async def test_finished_rounds_are_stored_apart_and_only_when_a_round_ends(
+    service: TableService,
+) -> None:
+    """The per-move state holds the current round; the finished rounds (the match's
+    history, R22 settlements included) are written when a round ends."""
+    code, tid, tokens = await seated(service, 2)
+    await play_random_move(service, code, tid, tokens, random.Random(1))
+    loaded = await service.store.load(tid)
+    assert loaded is not None
+    assert "history" not in (loaded[0].state or {}) and not loaded[0].history
+    await _play_until(service, code, tid, tokens, lambda m, t: m.round_number == 2 or m.over)
+    loaded = await service.store.load(tid)
+    assert loaded is not None and loaded[0].history is not None
+    assert [r["round"] for r in loaded[0].history] == [1]
+    assert loaded[0].history[0]["settlement"]["round"] == 1
+    match = loaded[0].match()
+    assert match is not None and len(match.history) == 1
