@@ -28,17 +28,20 @@ class Settings(BaseSettings):
     static_dir: Path = Field(default_factory=lambda: bundled_dir("static"))
     max_frame_bytes: int = 16384
     log_level: str = "INFO"
-    #: PostgreSQL connections for the hot path's writes (app/db/store.py). A commit
-    #: waits for the WAL flush, so commits/s grow with concurrent connections (group
-    #: commit); keep room under the server's max_connections (the ORM pool takes 30).
+    #: PostgreSQL connections of the store (app/db/pg_store.py) — every read and write.
+    #: A commit waits for the WAL flush, so commits/s grow with concurrent connections
+    #: (group commit); keep room under the server's max_connections per process.
     db_writers: int = Field(default=16, ge=1, le=200)
     #: PostgreSQL: ``in_transaction`` (pg_notify inside each change's transaction: atomic
     #: with the commit) or ``after_commit`` (sent right after it, batched; faster under
-    #: load, see app/db/store.py PgNotifier for the trade-off)
+    #: load, see app/realtime/notifier.py for the trade-off)
     notify: Literal["in_transaction", "after_commit"] = "in_transaction"
     #: WebSocket permessage-deflate (``FIVEUP_WS_DEFLATE``). Off by default: it keeps tens
     #: of KB of compression state per open socket on the server and costs CPU per frame.
     ws_deflate: bool = False
+    #: PostgreSQL, several processes: a process whose presence reports stop (killed) is
+    #: forgotten after this many seconds; each reports every third of it
+    presence_ttl_seconds: float = Field(default=30.0, gt=0, le=3600)
 
 
 @lru_cache
