@@ -152,6 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
+    app.add_middleware(ws.DirectSockets)  # added last: the outermost of ours
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(routes_tables.router)
