@@ -13,7 +13,8 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
-from app.api import client, health, routes_tables, ws
+from app.api import client, docs, health, routes_tables, ws
+from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
 from app.core.logging import setup_logging
 from app.core.settings import Settings, get_settings
@@ -85,9 +86,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Authoritative multiplayer server for the domino game Five Up. "
         "WebSocket protocol: docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,  # served from packaged files by app.api.docs
+        redoc_url=None,
     )
     app.state.settings = settings
     app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
@@ -102,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
 
     app.include_router(health.router)
+    if settings.docs:
+        app.include_router(docs.router)
     app.include_router(routes_tables.router)
     app.include_router(ws.router)
     app.include_router(client.router)

@@ -70,6 +70,7 @@ def server(browser_db: str) -> Iterator[str]:
     # countdown is long enough never to fire during a test.
     env["FIVEUP_NEXT_ROUND_SECONDS"] = "900"
     env["FIVEUP_LOG_LEVEL"] = "WARNING"
+    env["FIVEUP_RATE_LIMIT_ENABLED"] = "false"  # quotas: tests/server/test_quotas.py
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
