@@ -124,8 +124,13 @@ def new_page(browser, server):  # type: ignore[no-untyped-def]
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 860, lang: str = "en"):  # type: ignore[no-untyped-def]
-        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    def make(width: int = 1280, height: int = 860, lang: str = "en", csp: bool = False):  # type: ignore[no-untyped-def]
+        # Playwright's string predicates (wait_for_function) are eval'd in the page, which
+        # the server's CSP forbids: contexts bypass it unless a test asks for it (csp=True,
+        # tests/browser/test_security_headers.py).
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=server, bypass_csp=not csp
+        )
         ctx.add_init_script(
             f"try {{ if (!localStorage.getItem('fiveup.lang')) localStorage.setItem('fiveup.lang', '{lang}') }} catch (e) {{}}"
         )
