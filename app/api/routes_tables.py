@@ -36,8 +36,13 @@ def _present(hub: Hub, info: dict[str, Any]) -> dict[str, Any]:
     return with_presence(info, hub.connected_seats(tid) if tid is not None else [])
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=Joined, responses=ERRORS,
-             dependencies=[CreateQuota])
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=Joined,
+    responses=ERRORS,
+    dependencies=[CreateQuota],
+)
 async def create_table(body: CreateTable, service: ServiceDep, hub: HubDep) -> dict[str, Any]:
     """Create a table; the creator sits at seat 0 and is the host."""
     info, token, seat = await service.create(body.name, body.players, body.public, body.host_name)
@@ -50,15 +55,18 @@ async def lobby(service: ServiceDep) -> dict[str, Any]:
     return {"tables": await service.lobby()}
 
 
-@router.get("/{code}", response_model=TableInfo, responses=ERRORS,
-            dependencies=[LookupMissQuota])
+@router.get("/{code}", response_model=TableInfo, responses=ERRORS, dependencies=[LookupMissQuota])
 async def get_table(service: ServiceDep, hub: HubDep, code: str = Code) -> dict[str, Any]:
     """Public table information: seats, names, presence, status, scores."""
     return _present(hub, await service.info(code))
 
 
-@router.post("/{code}/join", response_model=Joined, responses=ERRORS,
-             dependencies=[JoinQuota, LookupMissQuota])
+@router.post(
+    "/{code}/join",
+    response_model=Joined,
+    responses=ERRORS,
+    dependencies=[JoinQuota, LookupMissQuota],
+)
 async def join(body: JoinTable, service: ServiceDep, hub: HubDep, code: str = Code) -> dict[str, Any]:
     """Take a free seat before the start; returns your secret seat token."""
     info, token, seat = await service.join(code, body.name, body.seat)
@@ -99,8 +107,9 @@ async def rematch(service: ServiceDep, hub: HubDep, token: TokenDep, code: str =
     return _present(hub, await service.rematch(code, token))
 
 
-@router.get("/{code}/history", response_model=History, responses=ERRORS,
-            dependencies=[LookupMissQuota])
+@router.get(
+    "/{code}/history", response_model=History, responses=ERRORS, dependencies=[LookupMissQuota]
+)
 async def history(service: ServiceDep, token: TokenDep, code: str = Code) -> dict[str, Any]:
     """The match's moves and round results, projected for your seat (or as a spectator)."""
     return await service.history(code, token)

@@ -41,8 +41,8 @@ from typing import Any, Literal
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import Storage
-from limits.storage import storage_from_string
 from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
 
 from app.core.settings import Settings
 

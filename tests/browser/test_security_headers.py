@@ -42,8 +42,9 @@ def test_client_plays_a_round_under_the_strict_policy(  # type: ignore[no-untype
     def make() -> Any:
         page = new_page(csp=True)
         page.add_init_script(_LISTEN)
-        page.on("console", lambda m: console.append(m.text) if "Content Security" in m.text
-                else None)
+        page.on(
+            "console", lambda m: console.append(m.text) if "Content Security" in m.text else None
+        )
         return page
 
     ann, bob, _code = start_two_player_game(make)
@@ -51,8 +52,9 @@ def test_client_plays_a_round_under_the_strict_policy(  # type: ignore[no-untype
     assert "script-src 'self'" in response.headers["content-security-policy"]
     play_until_round_end([ann, bob], random.Random(7))
     # the connection badge, the drag ghost and the grid areas are styled through the CSSOM
-    assert ann.eval_on_selector("[data-testid=turn-indicator]", "e => e.style.gridArea") \
-        or ann.query_selector("[data-testid=play]")
+    assert ann.eval_on_selector(
+        "[data-testid=turn-indicator]", "e => e.style.gridArea"
+    ) or ann.query_selector("[data-testid=play]")
     assert _violations(ann) == [] and _violations(bob) == []
     assert console == []
 
@@ -61,8 +63,14 @@ def test_api_docs_render_from_packaged_assets_under_the_policy(new_page) -> None
     page = new_page(csp=True)
     page.add_init_script(_LISTEN)
     outside: list[str] = []
-    page.on("request", lambda r: outside.append(r.url) if "127.0.0.1" not in r.url
-            and not r.url.startswith("data:") else None)
+    page.on(
+        "request",
+        lambda r: (
+            outside.append(r.url)
+            if "127.0.0.1" not in r.url and not r.url.startswith("data:")
+            else None
+        ),
+    )
     page.goto("/docs")
     page.wait_for_selector(".swagger-ui .opblock-tag", timeout=30_000)
     assert "/api/tables" in page.inner_text(".swagger-ui")

@@ -33,7 +33,10 @@ class HardenedServer(ServerProcess):
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", _SERVE, str(self.port)],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:

@@ -15,8 +15,17 @@ from app.core.logging import redact_query_strings
 
 from .hardening_support import HardenedServer
 
-SPELLINGS = ["token", "tok%65n", "TOKEN", "%74oken", "ToKeN", "%54%4F%4B%45%4E", "tok%2565n",
-             "token%20", "+token"]
+SPELLINGS = [
+    "token",
+    "tok%65n",
+    "TOKEN",
+    "%74oken",
+    "ToKeN",
+    "%54%4F%4B%45%4E",
+    "tok%2565n",
+    "token%20",
+    "+token",
+]
 
 
 def test_every_spelling_of_the_token_parameter_is_redacted_from_the_access_log(

@@ -91,8 +91,10 @@ def test_code_guessing_is_refused_after_the_misses_quota(quota_server: HardenedS
 def test_joins_are_refused_after_the_join_quota(quota_server: HardenedServer) -> None:
     me = _as(_address())
     with httpx.Client(base_url=quota_server.http) as http:
-        codes = [http.post("/api/tables", json=CREATE, headers=_as(_address())).json()["code"]
-                 for _ in range(3)]
+        codes = [
+            http.post("/api/tables", json=CREATE, headers=_as(_address())).json()["code"]
+            for _ in range(3)
+        ]
         for code in codes[:2]:
             r = http.post(f"/api/tables/{code}/join", json={"name": "Bo", "seat": 1}, headers=me)
             assert r.status_code == 200, r.text

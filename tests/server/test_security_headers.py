@@ -10,8 +10,18 @@ import pytest
 
 from .support import ServerProcess
 
-PATHS = ["/", "/t/ABCDEF", "/static/js/main.js", "/static/css/style.css", "/api/tables",
-         "/api/tables/ZZZZZZ", "/healthz", "/docs", "/openapi.json", "/nowhere"]
+PATHS = [
+    "/",
+    "/t/ABCDEF",
+    "/static/js/main.js",
+    "/static/css/style.css",
+    "/api/tables",
+    "/api/tables/ZZZZZZ",
+    "/healthz",
+    "/docs",
+    "/openapi.json",
+    "/nowhere",
+]
 
 
 @pytest.mark.parametrize("path", PATHS)

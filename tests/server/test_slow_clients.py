@@ -70,8 +70,10 @@ async def test_header_trickling_connections_are_dropped(slow_server: HardenedSer
 
 
 async def test_body_trickling_connections_are_dropped(slow_server: HardenedServer) -> None:
-    head = (b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 50000\r\n\r\n{")
+    head = (
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 50000\r\n\r\n{"
+    )
     results = await asyncio.gather(*(_trickle(slow_server.port, head, b" ") for _ in range(50)))
     assert all(results), "some body-trickling connections were never closed"
     assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
