@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.api import client, docs, health, routes_tables, ws
+from app.api.body_timeout import BodyReadTimeout
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
 from app.core.logging import setup_logging
@@ -91,7 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
+    app.add_middleware(SecurityHeaders)  # outermost: every answer gets the headers
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:

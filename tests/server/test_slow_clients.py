@@ -18,6 +18,7 @@ import pytest
 import websockets
 
 from .hardening_support import HardenedServer
+from .support import ServerProcess
 
 TRICKLE_FOR = 30.0  # seconds a trickling client keeps going before the test gives up
 
@@ -114,3 +115,19 @@ async def test_normal_requests_keep_alive_and_websockets_still_work(
         async with asyncio.timeout(10):
             while '"pong"' not in str(await ws.recv()):
                 pass
+
+
+async def test_body_deadline_holds_under_a_plain_uvicorn_too(pg_url: str) -> None:
+    """Without the serving options (``uvicorn app.main:create_app --factory``), the ASGI
+    middleware still answers a trickled body with 408."""
+    server = ServerProcess(pg_url, FIVEUP_BODY_TIMEOUT="1").start()
+    try:
+        head = (
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 50000\r\n\r\n{"
+        )
+        results = await asyncio.gather(*(_trickle(server.port, head, b" ") for _ in range(10)))
+    finally:
+        server.stop()
+    assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
+    assert all(b'"code":"timeout"' in r.replace(b" ", b"") for r in results)
