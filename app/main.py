@@ -1,5 +1,5 @@
-"""The FastAPI application: ``create_app()`` wires settings, database, service, hub,
-broker and routes. ``uvicorn --factory app.main:create_app`` or ``fiveup serve``."""
+"""The FastAPI application: ``create_app()`` wires settings, store, service, hub,
+listener and routes. ``uvicorn --factory app.main:create_app`` or ``fiveup serve``."""
 
 from __future__ import annotations
 
@@ -8,25 +8,30 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import SQLAlchemyError
 
 from app.api import client, docs, health, routes_tables, ws
 from app.api.body_timeout import BodyReadTimeout
+from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
 from app.core.logging import setup_logging
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
-from app.db.session import make_engine, make_sessionmaker
-from app.realtime.broker import PgBroker
+from app.db.pg_store import PgStore
+from app.db.session import make_engine
+from app.db.sqlite_store import SqliteStore
+from app.db.store import Store
 from app.realtime.hub import Hub
-from app.tables.errors import TableError
+from app.realtime.listener import PgListener
+from app.realtime.notifier import PgNotifier
 from app.tables.service import TableService
+from app.tables.writer import Committed
 
 log = logging.getLogger(__name__)
+
+RECONCILE_SECONDS = 2.0
 
 
 async def _reconcile_every(hub: Hub, seconds: float) -> None:
@@ -40,6 +45,18 @@ async def _reconcile_every(hub: Hub, seconds: float) -> None:
             log.warning("reconcile failed (%s)", type(exc).__name__)
 
 
+def make_store(settings: Settings, notifier: PgNotifier | None = None) -> Store:
+    """The store for ``DATABASE_URL``: PostgreSQL (psycopg) or SQLite (SQLAlchemy Core)."""
+    if is_postgres(settings.database_url):
+        return PgStore(
+            libpq_dsn(settings.database_url),
+            size=settings.db_writers,
+            notify_in_transaction=notifier is None,
+            on_commit=notifier.send if notifier is not None else None,
+        )
+    return SqliteStore(make_engine(settings.database_url))
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application (the database is connected in the lifespan)."""
     settings = settings or get_settings()
@@ -47,43 +64,59 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url)
-        sessionmaker = make_sessionmaker(engine)
         postgres = is_postgres(settings.database_url)
-        hub = Hub(sessionmaker)
+        after_commit = postgres and settings.notify == "after_commit"
+        notifier = PgNotifier(libpq_dsn(settings.database_url)) if after_commit else None
+        store = make_store(settings, notifier)
+        hub = Hub(store, next_round_seconds=settings.next_round_seconds)
+
+        async def deliver(c: Committed) -> None:
+            await hub.committed(c.table, c.players, c.match, c.events)
+
         service = TableService(
-            sessionmaker,
-            postgres=postgres,
+            store,
             next_round_seconds=settings.next_round_seconds,
-            db_writers=settings.db_writers,
-            notify_after_commit=settings.notify == "after_commit",
+            deliver=deliver,
+            presence=hub.connected_seats,
         )
-        service.listeners.append(hub.poke)
-        broker = PgBroker(libpq_dsn(settings.database_url), hub) if postgres else None
-        app.state.db_engine = engine
+        listener = PgListener(libpq_dsn(settings.database_url)) if postgres else None
+        app.state.store = store
         app.state.hub = hub
         app.state.service = service
-        app.state.broker = broker
-        if broker is not None:
-            broker.observers.append(service.observed)  # forget tables others changed
-            broker.start()
-        reconciler = None
-        if postgres and settings.notify == "after_commit":
-            reconciler = asyncio.get_running_loop().create_task(_reconcile_every(hub, 2.0))
+        app.state.listener = listener
+        tasks: list[asyncio.Task[None]] = []
+        if listener is not None:
+
+            async def forget(table_id: int | None, seq: int | None) -> None:
+                service.writer.forget(table_id, seq)
+
+            async def catch_up(table_id: int | None, seq: int | None) -> None:
+                if table_id is None:
+                    await hub.poke_all()
+                else:
+                    await hub.poke(table_id, seq)
+
+            listener.subscribers += [forget, catch_up]
+            listener.start()
+        if after_commit:
+            tasks.append(
+                asyncio.get_running_loop().create_task(_reconcile_every(hub, RECONCILE_SECONDS))
+            )
         await service.resume_timers()
         try:
             yield
         finally:
-            if reconciler is not None:
-                reconciler.cancel()
+            for task in tasks:
+                task.cancel()
             await service.close()
-            if broker is not None:
-                await broker.stop()
-            await engine.dispose()
+            if listener is not None:
+                await listener.stop()
+            if notifier is not None:
+                await notifier.close()
 
     app = FastAPI(
         title="Five Up Online",
-        version="0.1.0",
+        version="0.2.0",
         description="Authoritative multiplayer server for the domino game Five Up. "
         "WebSocket protocol: docs/protocol.md.",
         lifespan=lifespan,
@@ -94,19 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # outermost: every answer gets the headers
-
-    @app.exception_handler(TableError)
-    async def table_error(_request: Request, err: TableError) -> JSONResponse:
-        return JSONResponse({"detail": err.as_dict()}, status_code=err.status)
-
-    @app.exception_handler(SQLAlchemyError)
-    async def database_error(_request: Request, err: SQLAlchemyError) -> JSONResponse:
-        log.warning("database error: %s", type(err).__name__)
-        return JSONResponse(
-            {"detail": {"code": "unavailable", "message": "the database is unavailable"}},
-            status_code=503,
-        )
-
+    install_error_handlers(app)
     app.include_router(health.router)
     if settings.docs:
         app.include_router(docs.router)

@@ -1,4 +1,4 @@
-"""FastAPI dependencies: the service/hub from app state, the bearer token."""
+"""FastAPI dependencies: the service from app state, the bearer token."""
 
 from __future__ import annotations
 
@@ -6,17 +6,13 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
-from app.realtime.hub import Hub
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
 
 def get_service(request: Request) -> TableService:
-    return request.app.state.service  # type: ignore[no-any-return]
-
-
-def get_hub(request: Request) -> Hub:
-    return request.app.state.hub  # type: ignore[no-any-return]
+    service: TableService = request.app.state.service
+    return service
 
 
 def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
@@ -30,5 +26,4 @@ def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str |
 
 
 ServiceDep = Annotated[TableService, Depends(get_service)]
-HubDep = Annotated[Hub, Depends(get_hub)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]

@@ -6,18 +6,22 @@ import asyncio
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
+
+from app.schemas import Health
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz")
+@router.get(
+    "/healthz",
+    response_model=Health,
+    responses={503: {"model": Health, "description": "the database does not answer"}},
+)
 async def healthz(request: Request) -> JSONResponse:
     """Liveness + database reachability."""
     try:
         async with asyncio.timeout(3):
-            async with request.app.state.db_engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
+            await request.app.state.store.ping()
     except Exception:
         return JSONResponse({"status": "unavailable"}, status_code=503)
     return JSONResponse({"status": "ok"})

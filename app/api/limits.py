@@ -57,7 +57,14 @@ class BodySizeLimit:
 async def _too_large(send: Send) -> None:
     body: dict[str, Any] = {"detail": {"code": "too_large", "message": "request body too large"}}
     raw = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(raw)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(raw)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": raw})

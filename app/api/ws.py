@@ -1,8 +1,8 @@
 """The WebSocket endpoint ``/ws/tables/{code}[?token=...]`` (docs/protocol.md).
 
 One reader loop (this coroutine) and one sender task per socket; every outbound frame
-goes through the connection's queue so the order is exactly the order frames were
-produced (snapshot, events in seq order, acks, errors, presence).
+goes through the connection's byte-bounded queue, so the order is exactly the order
+frames were produced (snapshot, events in seq order, acks, errors, presence).
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from app.realtime.hub import Connection, Hub
-from app.realtime.projection import encode
+from app.db.store import Unavailable
+from app.realtime.connection import Connection
+from app.realtime.frames import encode, error_frame
+from app.realtime.hub import Hub
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
@@ -32,14 +33,8 @@ CLOSE_TOO_BIG = 1009
 CLOSE_TOO_SLOW = 1013
 CLOSE_UNAVAILABLE = 1011
 MAX_BAD_FRAMES = 10
-
-
-def _error(code: str, message: str, move_id: Any = None, rule: str | None = None) -> dict[str, Any]:
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message,
-                             "move_id": move_id if isinstance(move_id, str) else None}
-    if rule:
-        frame["rule"] = rule
-    return frame
+#: a frame that cannot be written within this many seconds marks the client as gone
+SEND_TIMEOUT = 10.0
 
 
 async def _close(ws: WebSocket, code: int, reason: str) -> None:
@@ -49,13 +44,18 @@ async def _close(ws: WebSocket, code: int, reason: str) -> None:
 
 
 async def _sender(ws: WebSocket, conn: Connection) -> None:
-    """Write queued frames in order; ``None`` means the client fell too far behind."""
+    """Write queued frames in order; a client too far behind is closed (1013)."""
     while True:
-        frame = await conn.queue.get()
-        if frame is None:
+        text = await conn.next_frame()
+        if text is None:
             await _close(ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
             return
-        await ws.send_text(frame if isinstance(frame, str) else encode(frame))
+        try:
+            await asyncio.wait_for(ws.send_text(text), timeout=SEND_TIMEOUT)
+        except TimeoutError:
+            conn.closed = True
+            await _close(ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
+            return
 
 
 @router.websocket("/ws/tables/{code}")
@@ -67,12 +67,11 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     await ws.accept()
     try:
         ident = await service.identify(code[:16], token[:256] if token is not None else None)
-    except SQLAlchemyError:
-        await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
-        return
     except TableError as err:
         if err.code == "not_found":
             await _close(ws, CLOSE_UNKNOWN_TABLE, "unknown table")
+        elif err.code == "unavailable":
+            await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
         else:
             await _close(ws, CLOSE_BAD_TOKEN, "bad seat token")
         return
@@ -83,7 +82,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         await _read_loop(ws, conn, service, hub, max_bytes)
     except WebSocketDisconnect:
         pass
-    except SQLAlchemyError:
+    except Unavailable:
         await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
     finally:
         await hub.detach(conn)
@@ -97,7 +96,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
 
 
 async def _drain(conn: Connection) -> None:
-    while not conn.queue.empty():
+    while not conn.empty():
         await asyncio.sleep(0.01)
 
 
@@ -122,61 +121,72 @@ async def _read_loop(
                 raise ValueError("a frame is a JSON object with a string 'type'")
             try:
                 await _dispatch(data, conn, service, hub)
-            except (SQLAlchemyError, OSError) as exc:
-                log.warning("table %s: database unavailable (%s)", conn.table_id,
-                            type(exc).__name__)
+            except Unavailable:
                 raise TableError("unavailable", "the database is unavailable; retry", 503) from None
-        except TableError as err:  # e.g. the database is unavailable
-            conn.put(_error(err.code, err.message))
+        except TableError as err:
+            conn.put(encode(error_frame(err.code, err.message)))
         except (ValueError, RecursionError) as exc:
             bad += 1
-            conn.put(_error("bad_message", _short(exc)))
+            conn.put(encode(error_frame("bad_message", _short(exc))))
             if bad >= MAX_BAD_FRAMES:
-                await asyncio.sleep(0)  # let the sender flush the error first
-                await _drain_briefly(conn)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(_drain(conn), timeout=2)
                 await _close(ws, CLOSE_BAD_FRAME, "too many bad frames")
                 return
-
-
-async def _drain_briefly(conn: Connection) -> None:
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(_drain(conn), timeout=2)
 
 
 def _short(exc: BaseException) -> str:
     return str(exc)[:200] or type(exc).__name__
 
 
-async def _dispatch(data: dict[str, Any], conn: Connection, service: TableService, hub: Hub) -> None:
+async def _dispatch(
+    data: dict[str, Any], conn: Connection, service: TableService, hub: Hub
+) -> None:
     """Handle one well-formed client frame. Raises ValueError for a bad one."""
     kind = data["type"]
     if kind == "ping":
-        conn.put({"type": "pong"})
+        conn.put(encode({"type": "pong"}))
     elif kind == "resync":
         last = data.get("last_seq")
         if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
             raise ValueError("last_seq must be an integer")
         await hub.resync(conn, last)
+    elif kind == "describe":
+        await hub.describe(conn)
     elif kind in ("move", "next_round", "rematch"):
-        move_id = data.get("move_id")
-        if conn.token is None:
-            code = "spectator" if conn.player_id is None and conn.seat is None else "unauthorized"
-            conn.put(_error(code, "spectators cannot act", move_id))
-            return
-        try:
-            if kind == "move":
-                result = await service.act(
-                    conn.table_id, conn.token, data.get("move"), move_id, data.get("seq")
-                )
-                conn.put({"type": "ack", "move_id": move_id, "seq": result.seq,
-                          "duplicate": result.duplicate})
-            elif kind == "next_round":
-                await service.ready(conn.table_id, conn.token)
-            else:
-                await service.rematch_by_id(conn.table_id, conn.token)
-        except TableError as err:
-            conn.put(_error(err.code, err.message, move_id, err.rule))
-            if err.code in ("stale", "conflict"):
-                await hub.resync(conn, conn.last_seq)
+        await _act(kind, data, conn, service, hub)
     else:
         raise ValueError(f"unknown message type {kind[:40]!r}")
+
+
+async def _act(
+    kind: str, data: dict[str, Any], conn: Connection, service: TableService, hub: Hub
+) -> None:
+    move_id = data.get("move_id")
+    if conn.token is None:
+        code = "spectator" if conn.player_id is None and conn.seat is None else "unauthorized"
+        conn.put(encode(error_frame(code, "spectators cannot act", move_id)))
+        return
+    try:
+        if kind == "move":
+            result = await service.act(
+                conn.table_id, conn.token, data.get("move"), move_id, data.get("seq")
+            )
+            conn.put(
+                encode(
+                    {
+                        "type": "ack",
+                        "move_id": move_id if isinstance(move_id, str) else None,
+                        "seq": result.seq,
+                        "duplicate": result.duplicate,
+                    }
+                )
+            )
+        elif kind == "next_round":
+            await service.ready(conn.table_id, conn.token)
+        else:
+            await service.rematch(conn.table_id, conn.token)
+    except TableError as err:
+        conn.put(encode(error_frame(err.code, err.message, move_id, err.rule)))
+        if err.code in ("stale", "conflict"):
+            await hub.resync(conn, conn.last_seq)

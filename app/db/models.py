@@ -1,10 +1,10 @@
 """SQLAlchemy 2 models: tables (snapshot + version), players (seats), table events
 (the append-only log keyed by ``(table_id, seq)``).
 
-Event rows carry the match state and public table info *after* the event, so any
-process can build every recipient's frame for any seq from the row alone (needed for
-LISTEN/NOTIFY fan-out and resync). These columns are never sent raw: only through the
-engine's projections.
+These models define the schema (Alembic's metadata and SQLAlchemy Core tables for the
+SQLite store); the application reads and writes only through ``app.db.store``. The match
+snapshot (``game_tables.state``) and event payloads hold hidden tiles: they reach clients
+only through the engine's projections.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from app.db.records import TableStatus
+
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
 
@@ -35,15 +37,6 @@ def utcnow() -> datetime:
 
 class Base(DeclarativeBase):
     """Declarative base holding the app's metadata (used by Alembic)."""
-
-
-class TableStatus:
-    """Table status values (stored as strings)."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    CLOSED = "closed"
 
 
 class TableRow(Base):
@@ -109,8 +102,6 @@ class EventRow(Base):
     move_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     match_number: Mapped[int] = mapped_column(Integer, default=0)
     payload: Mapped[dict[str, Any]] = mapped_column(JsonType)
-    state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
-    table_info: Mapped[dict[str, Any]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (UniqueConstraint("table_id", "move_id", name="uq_table_events_move_id"),)

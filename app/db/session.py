@@ -1,19 +1,11 @@
-"""Async engine and session factory."""
+"""The SQLAlchemy async engine for a database URL (used by the SQLite store)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import (
-    AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
-    create_async_engine,
-)
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.core.urls import async_url
 
@@ -39,29 +31,3 @@ def make_engine(database_url: str) -> AsyncEngine:
     return create_async_engine(
         url, pool_size=POOL_SIZE, max_overflow=MAX_OVERFLOW, pool_pre_ping=True
     )
-
-
-class GatedSessions:
-    """A session factory that bounds how many sessions are open at once.
-
-    Waiting for a slot here (in memory, in order) instead of inside the connection pool
-    means a burst of requests queues up rather than failing with a pool timeout.
-    ``async with sessions() as s`` works like ``async_sessionmaker``.
-    """
-
-    def __init__(self, maker: async_sessionmaker[AsyncSession], limit: int) -> None:
-        self.maker = maker
-        self.kw = maker.kw
-        self.limit = limit
-        self._gate = asyncio.Semaphore(limit)
-
-    @asynccontextmanager
-    async def __call__(self) -> AsyncIterator[AsyncSession]:
-        async with self._gate, self.maker() as session:
-            yield session
-
-
-def make_sessionmaker(engine: AsyncEngine) -> GatedSessions:
-    """Sessions that keep loaded attributes after commit, at most the pool's size open."""
-    limit = 8 if engine.dialect.name == "sqlite" else POOL_SIZE + MAX_OVERFLOW - 2
-    return GatedSessions(async_sessionmaker(engine, expire_on_commit=False), limit)

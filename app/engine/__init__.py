@@ -12,7 +12,7 @@ Rules are cited by number from ``shared/rules/RULES.md`` (R1–R26). The public 
 """
 
 from .describe import describe_layout
-from .errors import IllegalMove, NotationError
+from .errors import IllegalMove, MatchOver, NotationError, NotYourTurn, RoundOver
 from .layout import Layout, award
 from .match import TARGET, Match, side_count, side_of, sides_seats
 from .moves import DRAW, PASS, Move, format_move, parse_move
@@ -29,10 +29,13 @@ __all__ = [
     "IllegalMove",
     "Layout",
     "Match",
+    "MatchOver",
     "Move",
+    "NotYourTurn",
     "NotationError",
     "Place",
     "Round",
+    "RoundOver",
     "Tile",
     "award",
     "describe_layout",

@@ -26,3 +26,19 @@ class IllegalMove(ValueError):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.reason = message
+
+
+class NotYourTurn(IllegalMove):
+    """A seat moved out of turn (R8).
+
+    >>> isinstance(NotYourTurn("R8", "seat 1 is to play"), IllegalMove)
+    True
+    """
+
+
+class RoundOver(IllegalMove):
+    """A move after the round ended, before the next deal (R21)."""
+
+
+class MatchOver(IllegalMove):
+    """A move or a deal after the match was won (R24)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .errors import IllegalMove, NotationError
+from .errors import IllegalMove, MatchOver, NotationError, NotYourTurn, RoundOver
 from .layout import OPENING
 from .moves import Move
 from .places import PLACE_NAMES
@@ -196,13 +196,13 @@ class Match:
         if not isinstance(move, Move):
             move = Move.parse(move)
         if self.over:
-            raise IllegalMove("R24", "the match is over")
+            raise MatchOver("R24", "the match is over")
         if self.round.is_over:
-            raise IllegalMove("R21", "the round is over; wait for the next deal")
+            raise RoundOver("R21", "the round is over; wait for the next deal")
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalMove("R2", f"there is no seat {seat!r} at this table")
         if seat != self.round.turn:
-            raise IllegalMove("R8", f"it is not your turn: seat {self.round.turn} is to play")
+            raise NotYourTurn("R8", f"it is not your turn: seat {self.round.turn} is to play")
         self.round.check(move)
         return move
 
@@ -253,7 +253,7 @@ class Match:
 
     def _next_starter(self, rng: RandomSource | None, starter: int | None) -> int:
         if self.over:
-            raise IllegalMove("R24", "the match is over")
+            raise MatchOver("R24", "the match is over")
         if not self.round.is_over:
             raise IllegalMove("R21", "the round is still being played")
         if self.round.result == "domino":

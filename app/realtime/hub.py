@@ -1,221 +1,325 @@
-"""The connection hub: who is connected to which table as which seat, and delivery.
+"""The hub: this process's sockets per table, and the one delivery path to them.
 
-Delivery is pull-based and idempotent: :meth:`Hub.poke` (called after a local commit, or
-when a Postgres NOTIFY arrives from another process) reads the committed event rows that
-some local connection has not yet been sent and queues them, in seq order, per
-connection. Each connection therefore receives a gapless, increasing seq after its
-snapshot, whichever process committed the events.
+Each table with local sockets has a :class:`Feed`: the seq every one of its sockets has
+reached, the last view sent to each recipient class (a seat, or spectators), and the
+last table info sent. Deliveries come from two places and go through one function,
+:meth:`Hub._deliver`, under the table's lock:
+
+- a commit of this process (:meth:`Hub.committed`): the events and the live match, as
+  they are — nothing is read back or parsed again;
+- a commit of another process (:meth:`Hub.poke`, from a NOTIFY): the events since the
+  feed's seq and the table's state, read from the store in one snapshot.
+
+Every socket therefore receives a gapless, increasing seq after its snapshot, whichever
+process committed. An event frame carries the projected event; the last event of a
+delivery also carries the patch of the recipient's view and of the table info to the
+state after it (docs/protocol.md, Event frames).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlalchemy import select
 
 from app.core.locks import KeyedLocks
-from app.db.models import EventRow, PlayerRow, TableRow
-from app.db.session import GatedSessions
-from app.db.store import EventRecord
-from app.realtime.projection import RowFrames, snapshot_frame
+from app.db.records import Catchup, EventRecord, PlayerState, TableState
+from app.db.store import Store, Unavailable
+from app.engine import Match
+from app.realtime.connection import Connection
+from app.realtime.frames import (
+    NESTED_VIEW_FIELDS,
+    Json,
+    description_frame,
+    encode,
+    project_stored_event,
+    snapshot_frame,
+    wire_view,
+)
+from app.realtime.patch import diff
+from app.realtime.table_info import table_info
 
 log = logging.getLogger(__name__)
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-QUEUE_LIMIT = 2000
+#: at most this many missed events are sent with a snapshot (else the snapshot alone)
 RESYNC_EVENT_LIMIT = 500
+
+Recipient = int | None
 
 
 @dataclass(eq=False)
-class Connection:
-    """One client socket on one table. ``seat`` is None for spectators."""
+class Feed:
+    """What this process has sent on one table."""
 
     table_id: int
-    code: str
-    seat: int | None
-    player_id: int | None
-    token: str | None
-    last_seq: int = -1  # -1 until the snapshot was queued
-    # frames as dicts or already-encoded JSON text; None tells the sender to close
-    queue: asyncio.Queue[dict[str, Any] | str | None] = field(
-        default_factory=lambda: asyncio.Queue(QUEUE_LIMIT)
-    )
-    overflowed: bool = False
-
-    def put(self, frame: dict[str, Any] | str) -> None:
-        """Queue a frame; a client too slow to keep up is dropped (it can resync)."""
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            self.overflowed = True
-            with contextlib.suppress(asyncio.QueueEmpty):
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)  # tells the sender to close
+    conns: set[Connection] = field(default_factory=set)
+    seq: int = -1
+    views: dict[Recipient, Json | None] = field(default_factory=dict)
+    info: Json | None = None
+    match: Match | None = None
 
 
 class Hub:
-    """All connections of this process, per table."""
+    """All sockets of this process, per table."""
 
-    def __init__(self, sessionmaker: GatedSessions) -> None:
-        self.sessionmaker = sessionmaker
-        self.tables: dict[int, set[Connection]] = {}
-        self.table_ids: dict[str, int] = {}  # code -> id, for tables with connections
-        self._lock = KeyedLocks()  # one lock per table, alive while in use
+    def __init__(self, store: Store, *, next_round_seconds: float) -> None:
+        self.store = store
+        self.next_round_seconds = next_round_seconds
+        self.feeds: dict[int, Feed] = {}
+        self._locks = KeyedLocks()
 
     def connected_seats(self, table_id: int) -> list[int]:
         """Seats with at least one open socket on this process (presence)."""
-        return sorted({c.seat for c in self.tables.get(table_id, ()) if c.seat is not None})
+        feed = self.feeds.get(table_id)
+        if feed is None:
+            return []
+        return sorted({c.seat for c in feed.conns if c.seat is not None})
 
-    # -- attach / detach ---------------------------------------------------------------
+    def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
+        return table_info(
+            table,
+            players,
+            match,
+            next_round_seconds=self.next_round_seconds,
+            connected=self.connected_seats(table.id),
+        )
+
+    # -- sockets come and go -------------------------------------------------------------
     async def attach(self, conn: Connection) -> None:
-        """Register a connection and queue its snapshot (then presence for everyone)."""
+        """Register a socket and queue its snapshot (then presence for everyone)."""
         before = self.connected_seats(conn.table_id)
-        async with self._lock(conn.table_id):
-            self.tables.setdefault(conn.table_id, set()).add(conn)
-            self.table_ids[conn.code] = conn.table_id
-            await self._send_snapshot(conn, None)
+        async with self._locks(conn.table_id):
+            feed = self.feeds.setdefault(conn.table_id, Feed(conn.table_id))
+            feed.conns.add(conn)
+            try:
+                await self._snapshot(feed, conn, None)
+            except BaseException:
+                self._drop(feed, conn)
+                raise
         self._presence_changed(conn.table_id, before, force_to=conn)
 
     async def detach(self, conn: Connection) -> None:
         before = self.connected_seats(conn.table_id)
-        conns = self.tables.get(conn.table_id)
-        if conns is not None:
-            conns.discard(conn)
-            if not conns:
-                del self.tables[conn.table_id]
-                self.table_ids.pop(conn.code, None)
+        feed = self.feeds.get(conn.table_id)
+        if feed is not None:
+            self._drop(feed, conn)
         self._presence_changed(conn.table_id, before)
+
+    def _drop(self, feed: Feed, conn: Connection) -> None:
+        feed.conns.discard(conn)
+        if not feed.conns and self.feeds.get(feed.table_id) is feed:
+            del self.feeds[feed.table_id]
 
     def _presence_changed(
         self, table_id: int, before: list[int], force_to: Connection | None = None
     ) -> None:
         now = self.connected_seats(table_id)
-        frame = {"type": "presence", "connected": now}
-        for c in self.tables.get(table_id, ()):
+        feed = self.feeds.get(table_id)
+        if feed is None:
+            return
+        text = encode({"type": "presence", "connected": now})
+        for c in feed.conns:
             if now != before or c is force_to:
-                c.put(frame)
+                c.put(text)
 
     async def resync(self, conn: Connection, last_seq: int | None) -> None:
         """Queue a fresh snapshot, with the events missed since ``last_seq`` if few."""
-        async with self._lock(conn.table_id):
-            await self._send_snapshot(conn, last_seq)
+        async with self._locks(conn.table_id):
+            feed = self.feeds.get(conn.table_id)
+            if feed is not None and conn in feed.conns:
+                await self._snapshot(feed, conn, last_seq)
 
-    async def _send_snapshot(self, conn: Connection, last_seq: int | None) -> None:
-        """The snapshot is the newest event row: it holds the state and table info after
-        the table's latest change (every change, creation included, is an event)."""
-        async with self.sessionmaker() as s:
-            latest = await s.scalar(
-                select(EventRow)
-                .where(EventRow.table_id == conn.table_id)
-                .order_by(EventRow.seq.desc())
-                .limit(1)
-            )
-            if latest is None:
-                return
-            missed: list[EventRow] = []
-            if last_seq is not None and 0 <= latest.seq - last_seq <= RESYNC_EVENT_LIMIT:
-                missed = list(await s.scalars(
-                    select(EventRow)
-                    .where(EventRow.table_id == conn.table_id, EventRow.seq > last_seq)
-                    .order_by(EventRow.seq)
-                ))
-            if conn.player_id is not None:
-                me = await s.get(PlayerRow, conn.player_id)
-                if me is None or me.table_id != conn.table_id:
-                    conn.seat = conn.player_id = conn.token = None
-                else:
-                    conn.seat = me.seat
-        conn.put(snapshot_frame(
-            seq=latest.seq,
-            recipient=conn.seat,
-            info=latest.table_info,
-            state=latest.state,
-            connected=self.connected_seats(conn.table_id),
-            missed=missed,
-        ))
-        conn.last_seq = latest.seq
+    async def describe(self, conn: Connection) -> None:
+        """Queue the layout descriptions at the feed's seq (``describe``)."""
+        feed = self.feeds.get(conn.table_id)
+        if feed is not None:
+            conn.put(encode(description_frame(feed.seq, feed.match, conn.seat)))
 
-    # -- delivery ----------------------------------------------------------------------
-    async def poke(
+    async def _snapshot(self, feed: Feed, conn: Connection, last_seq: int | None) -> None:
+        """Bring the feed up to the database (delivering to the other sockets), then
+        queue ``conn``'s snapshot at the same seq."""
+        since = feed.seq if feed.seq >= 0 else 0
+        if last_seq is not None and 0 <= last_seq < since:
+            since = last_seq
+        try:
+            cu = await self.store.catchup(feed.table_id, since, RESYNC_EVENT_LIMIT)
+        except Unavailable:
+            raise
+        if cu is None:
+            return
+        if feed.seq >= 0 and cu.table.seq > feed.seq:
+            self._catch_up(feed, cu, exclude=conn)
+        self._follow_player(conn, cu.players)
+        match = Match.from_dict(cu.table.state) if cu.table.state else None
+        info = self._info(cu.table, cu.players, match)
+        missed: list[Json] = []
+        if last_seq is not None and cu.events and cu.events[0].seq <= last_seq + 1:
+            missed = [
+                {"seq": e.seq, "event": project_stored_event(e.payload, conn.seat)}
+                for e in cu.events
+                if e.seq > last_seq
+            ]
+        conn.put(
+            encode(
+                snapshot_frame(
+                    seq=cu.table.seq, recipient=conn.seat, info=info, match=match, missed=missed
+                )
+            ),
+            kind="snapshot",
+        )
+        conn.last_seq = cu.table.seq
+        if feed.seq < 0 or cu.table.seq > feed.seq:  # the feed is at the database's seq now
+            feed.seq, feed.match, feed.info = cu.table.seq, match, info
+            feed.views = {}
+        feed.views.setdefault(conn.seat, wire_view(match, conn.seat))
+
+    @staticmethod
+    def _follow_player(conn: Connection, players: list[PlayerState]) -> None:
+        """A socket follows its player's seat; a removed player's socket spectates."""
+        if conn.player_id is None:
+            return
+        me = next((p for p in players if p.id == conn.player_id), None)
+        if me is None:
+            conn.seat = conn.player_id = conn.token = None
+        else:
+            conn.seat = me.seat
+
+    # -- delivery ------------------------------------------------------------------------
+    async def committed(
         self,
-        table_id: int,
-        committed: list[EventRecord] | None = None,
-        upto: int | None = None,
+        table: TableState,
+        players: list[PlayerState],
+        match: Match | None,
+        events: list[EventRecord],
     ) -> None:
-        """Deliver committed events this process's connections have not had yet.
-
-        ``committed``: rows this process just committed (consecutive seqs), used as they
-        are when they follow on from what every connection has; otherwise the rows are
-        read from the database. ``upto``: a notified seq; nothing to do if every
-        connection already has it.
-        """
-        if table_id not in self.tables:
+        """A commit of this process: deliver it as it is (never raises)."""
+        feed = self.feeds.get(table.id)
+        if feed is None:
             return
-        async with self._lock(table_id):
-            conns = [c for c in self.tables.get(table_id, ()) if c.last_seq >= 0]
-            if not conns:
-                return
-            since = min(c.last_seq for c in conns)
-            if upto is not None and since >= upto:
-                return
-            rows: list[EventRow] | list[EventRecord]
-            if committed and committed[0].seq <= since + 1:
-                rows = [r for r in committed if r.seq > since]
-            else:
-                async with self.sessionmaker() as s:
-                    rows = list(await s.scalars(
-                        select(EventRow)
-                        .where(EventRow.table_id == table_id, EventRow.seq > since)
-                        .order_by(EventRow.seq)
-                    ))
-            for row in rows:
-                frames = RowFrames(row)
-                self._apply_seat_change(table_id, row)
-                connected = self.connected_seats(table_id)
-                for c in conns:
-                    if row.seq > c.last_seq:
-                        c.put(frames.encoded(c.seat, connected))
-                        c.last_seq = row.seq
+        try:
+            async with self._locks(table.id):
+                if feed.seq < 0 or events[-1].seq <= feed.seq:
+                    return  # no socket yet, or delivered already (a NOTIFY was faster)
+                if events[0].seq > feed.seq + 1:  # something in between came from elsewhere
+                    await self._poke_locked(feed, events[-1].seq)
+                    return
+                fresh = [e for e in events if e.seq > feed.seq]
+                self._deliver(feed, fresh, table, players, match)
+        except Exception as exc:
+            log.warning(
+                "table %s: delivery failed (%s); sockets resync", table.id, type(exc).__name__
+            )
 
-    def _apply_seat_change(self, table_id: int, row: EventRow | EventRecord) -> None:
-        """Follow a player's seat changes/removal before projecting for them."""
-        if row.player_id is None or row.kind not in ("moved_seat", "left", "kicked"):
+    async def poke(self, table_id: int, seq: int | None = None) -> None:
+        """A commit seen on the database (another process's, or missed): catch up."""
+        feed = self.feeds.get(table_id)
+        if feed is None:
             return
-        before = self.connected_seats(table_id)
-        for c in self.tables.get(table_id, ()):
-            if c.player_id == row.player_id:
-                if row.kind == "moved_seat":
-                    c.seat = row.payload["to"]
-                else:  # removed: the socket stays open as a spectator
-                    c.seat = c.player_id = c.token = None
-        self._presence_changed(table_id, before)
-
-    async def reconcile(self) -> None:
-        """Catch up every local table the database has moved past (one query). A safety
-        net for notifications that never came (``FIVEUP_NOTIFY=after_commit``: a
-        process that died between its commit and its NOTIFY)."""
-        behind = {tid: min((c.last_seq for c in conns if c.last_seq >= 0), default=None)
-                  for tid, conns in self.tables.items()}
-        ids = [tid for tid, seen in behind.items() if seen is not None]
-        if not ids:
-            return
-        async with self.sessionmaker() as s:
-            rows = (await s.execute(
-                select(TableRow.id, TableRow.seq).where(TableRow.id.in_(ids))
-            )).all()
-        for tid, seq in rows:
-            seen = behind.get(tid)
-            if seen is not None and seq > seen:
-                await self.poke(tid, upto=seq)
+        async with self._locks(table_id):
+            await self._poke_locked(feed, seq)
 
     async def poke_all(self) -> None:
-        """Catch up every table with local connections (after a LISTEN reconnect)."""
-        for table_id in list(self.tables):
-            await self.poke(table_id)
+        """Catch up every table with local sockets (after a LISTEN reconnect)."""
+        for table_id in list(self.feeds):
+            try:
+                await self.poke(table_id)
+            except Unavailable:
+                log.warning("table %s: catch-up failed: database unavailable", table_id)
 
+    async def reconcile(self) -> None:
+        """Catch up every local table the database has moved past (one query): a safety
+        net for notifications that never came (``FIVEUP_NOTIFY=after_commit``)."""
+        seen = {tid: f.seq for tid, f in self.feeds.items() if f.seq >= 0}
+        if not seen:
+            return
+        for tid, seq in (await self.store.table_seqs(list(seen))).items():
+            if seq > seen[tid]:
+                await self.poke(tid, seq)
+
+    async def _poke_locked(self, feed: Feed, seq: int | None) -> None:
+        if feed.seq < 0 or (seq is not None and feed.seq >= seq):
+            return
+        cu = await self.store.catchup(feed.table_id, feed.seq, RESYNC_EVENT_LIMIT)
+        if cu is not None and cu.table.seq > feed.seq:
+            self._catch_up(feed, cu)
+
+    def _catch_up(self, feed: Feed, cu: Catchup, exclude: Connection | None = None) -> None:
+        match = Match.from_dict(cu.table.state) if cu.table.state else None
+        events = [e for e in cu.events if e.seq > feed.seq]
+        if events and events[0].seq == feed.seq + 1:
+            self._deliver(feed, events, cu.table, cu.players, match, exclude)
+            return
+        # too far behind for events: every socket gets a fresh snapshot
+        feed.seq, feed.match, feed.views = cu.table.seq, match, {}
+        feed.info = self._info(cu.table, cu.players, match)
+        for c in feed.conns:
+            if c is exclude:
+                continue
+            self._follow_player(c, cu.players)
+            c.put(
+                encode(
+                    snapshot_frame(seq=cu.table.seq, recipient=c.seat, info=feed.info, match=match)
+                ),
+                kind="snapshot",
+            )
+            c.last_seq = cu.table.seq
+            feed.views.setdefault(c.seat, wire_view(match, c.seat))
+
+    def _deliver(
+        self,
+        feed: Feed,
+        events: list[EventRecord],
+        table: TableState,
+        players: list[PlayerState],
+        match: Match | None,
+        exclude: Connection | None = None,
+    ) -> None:
+        """Queue ``events`` (consecutive after the feed's seq) for every socket, the last
+        one with the view and table patches to the state after them."""
+        before = self.connected_seats(feed.table_id)
+        for c in feed.conns:
+            if any(e.kind in ("moved_seat", "left", "kicked") for e in events):
+                self._follow_player(c, players)
+        info = self._info(table, players, match)
+        table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
+        feed.info = info
+        recipients = {c.seat for c in feed.conns}
+        views: dict[Recipient, Json | None] = {r: wire_view(match, r) for r in recipients}
+        last = events[-1]
+        texts: dict[Recipient, list[str]] = {}
+        for r in recipients:
+            frames: list[str] = []
+            for e in events:
+                frame: Json = {
+                    "type": "event",
+                    "seq": e.seq,
+                    "event": project_stored_event(e.payload, r),
+                }
+                if e is last:
+                    self._add_patches(frame, feed.views.get(r, _NONE), views[r], table_patch)
+                frames.append(encode(frame))
+            texts[r] = frames
+        for c in feed.conns:
+            if c is exclude:
+                continue
+            for text in texts[c.seat]:
+                c.put(text, kind="event")
+            c.last_seq = last.seq
+        feed.seq, feed.match, feed.views = last.seq, match, views
+        self._presence_changed(feed.table_id, before)
+
+    @staticmethod
+    def _add_patches(frame: Json, old: object, new: Json | None, table_patch: Json | None) -> None:
+        if new is None:
+            if old is not None:
+                frame["view"] = None
+        elif not isinstance(old, dict):
+            frame["view"] = new  # nothing to patch from: the whole view
+        else:
+            patch = diff(old, new, nested=NESTED_VIEW_FIELDS)
+            if patch is not None:
+                frame["view_patch"] = patch
+        if table_patch is not None:
+            frame["table_patch"] = table_patch
+
+
+_NONE = object()  # a recipient class with no view sent yet

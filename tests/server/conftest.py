@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from app.core.urls import is_postgres
-from app.db.session import make_engine, make_sessionmaker
+from app.core.settings import Settings
+from app.main import make_store
 from app.tables.service import TableService
 
 from .support import ServerProcess
@@ -17,12 +17,9 @@ from .support import ServerProcess
 @pytest.fixture
 async def service(db_url: str) -> AsyncIterator[TableService]:
     """The real table service on PostgreSQL and on SQLite (next round dealt at once)."""
-    engine = make_engine(db_url)
-    svc = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
-                       next_round_seconds=0)
+    svc = TableService(make_store(Settings(database_url=db_url)), next_round_seconds=0)
     yield svc
     await svc.close()
-    await engine.dispose()
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.db.records import TableState
+from app.engine import Match
 from app.engine.views import legal_entries
 from app.tables.service import TableService
 
@@ -12,28 +14,22 @@ from app.tables.service import TableService
 async def seated(svc: TableService, players: int, start: bool = True,
                  public: bool = True) -> tuple[str, int, list[str]]:
     """A table with every seat taken (host at 0). Returns (code, table_id, tokens)."""
-    info, token, _ = await svc.create("Test", players, public, "Host")
-    tokens = [token]
+    created = await svc.create("Test", players, public, "Host")
+    tokens = [created.token]
     for seat in range(1, players):
-        _, tok, _ = await svc.join(info["code"], f"P{seat}", seat)
-        tokens.append(tok)
+        joined = await svc.join(created.code, f"P{seat}", seat)
+        tokens.append(joined.token)
     if start:
-        await svc.start(info["code"], tokens[0])
-    ident = await svc.identify(info["code"], None)
-    return info["code"], ident.table_id, tokens
+        await svc.start(created.code, tokens[0])
+    ident = await svc.identify(created.code, None)
+    return created.code, ident.table_id, tokens
 
 
-async def current_match(svc: TableService, code: str):  # type: ignore[no-untyped-def]
-    """The stored match (server-side truth) of a table."""
-    from sqlalchemy import select
-
-    from app.db.models import TableRow
-    from app.engine import Match
-
-    async with svc.sessionmaker() as s:
-        table = await s.scalar(select(TableRow).where(TableRow.code == code))
-    assert table is not None and table.state is not None
-    return Match.from_dict(table.state), table
+async def current_match(svc: TableService, code: str) -> tuple[Match, TableState]:
+    """The stored match (server-side truth) of a table, and its columns."""
+    loaded = await svc.store.load(await svc.table_id(code))
+    assert loaded is not None and loaded[0].state is not None
+    return Match.from_dict(loaded[0].state), loaded[0]
 
 
 async def play_random_move(svc: TableService, code: str, table_id: int, tokens: list[str],

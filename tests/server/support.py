@@ -124,7 +124,14 @@ class WsClient:
                     if frame["seq"] != self.last_seq + 1:
                         self.gaps.append((self.last_seq, frame["seq"]))
                     self.last_seq = frame["seq"]
-                    self.view, self.table = frame["view"], frame["table"]
+                    if "view" in frame:
+                        self.view = frame["view"]
+                    elif "view_patch" in frame:
+                        assert self.view is not None, f"{self.label}: a patch without a view"
+                        self.view = apply_patch(self.view, frame["view_patch"])
+                    if "table_patch" in frame:
+                        assert self.table is not None
+                        self.table = apply_patch(self.table, frame["table_patch"])
                 async with self._changed:
                     self._changed.notify_all()
         except websockets.ConnectionClosed:
@@ -164,6 +171,28 @@ class WsClient:
                 await self._reader
 
 
+def apply_patch(obj: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """Apply an event frame's patch as docs/protocol.md describes it (written from the
+    doc, independently of the server's code): replace each ``set`` path, then extend each
+    ``append`` list; paths are dotted."""
+    out = json.loads(json.dumps(obj))
+
+    def walk(path: str) -> tuple[dict[str, Any], str]:
+        *parents, key = path.split(".")
+        node = out
+        for p in parents:
+            node = node[p]
+        return node, key
+
+    for path, value in patch.get("set", {}).items():
+        node, key = walk(path)
+        node[key] = value
+    for path, items in patch.get("append", {}).items():
+        node, key = walk(path)
+        node[key] = node[key] + items
+    return out
+
+
 async def seat_table(http: httpx.AsyncClient, players: int, public: bool = True,
                      start: bool = True) -> tuple[str, list[str]]:
     """Create a table, fill every seat over HTTP, optionally start. Returns (code, tokens)."""
@@ -183,23 +212,28 @@ async def seat_table(http: httpx.AsyncClient, players: int, public: bool = True,
 
 
 def read_events(database_url: str, code: str) -> dict[int, dict[str, Any]]:
-    """Every stored event row of a table: seq -> {kind, payload, state, move_id}."""
+    """Every stored event row of a table: seq -> {kind, payload, move_id}."""
     with psycopg.connect(libpq_dsn(database_url)) as conn:
         rows = conn.execute(
-            "SELECT e.seq, e.kind, e.payload, e.state, e.move_id FROM table_events e "
+            "SELECT e.seq, e.kind, e.payload, e.move_id FROM table_events e "
             "JOIN game_tables t ON t.id = e.table_id WHERE t.code = %s ORDER BY e.seq",
             (code,),
         ).fetchall()
-    return {r[0]: {"kind": r[1], "payload": r[2], "state": r[3], "move_id": r[4]} for r in rows}
+    return {r[0]: {"kind": r[1], "payload": r[2], "move_id": r[3]} for r in rows}
+
+
+def read_state(database_url: str, code: str) -> dict[str, Any]:
+    """A table's stored match state (server-side truth)."""
+    with psycopg.connect(libpq_dsn(database_url)) as conn:
+        row = conn.execute("SELECT state FROM game_tables WHERE code = %s", (code,)).fetchone()
+    assert row is not None and row[0] is not None
+    return dict(row[0])
 
 
 async def rig_deal(service_or_url: Any, code: str, hands: list[list[str]], stock: list[str],
                    starter: int) -> None:
-    """Replace the current round of a started table with an explicit deal (test setup).
-
-    Writes the snapshot and the newest event row's state (the snapshot clients get)
-    with a version bump, as a move would.
-    """
+    """Replace the current round of a started table with an explicit deal (test setup):
+    the table's snapshot, with a version bump, as a write by another process would."""
     state = Match.from_deal(hands, stock, starter).to_dict()
     url = service_or_url
     if url.startswith("sqlite"):
@@ -208,18 +242,10 @@ async def rig_deal(service_or_url: Any, code: str, hands: list[list[str]], stock
         path = url.split("///", 1)[1]
         conn = sqlite3.connect(path)
         with conn:
-            tid = conn.execute("SELECT id FROM game_tables WHERE code=?", (code,)).fetchone()[0]
-            conn.execute("UPDATE game_tables SET state=?, version=version+1 WHERE id=?",
-                         (json.dumps(state), tid))
-            conn.execute("UPDATE table_events SET state=? WHERE table_id=? AND seq="
-                         "(SELECT max(seq) FROM table_events WHERE table_id=?)",
-                         (json.dumps(state), tid, tid))
+            conn.execute("UPDATE game_tables SET state=?, version=version+1 WHERE code=?",
+                         (json.dumps(state), code))
         conn.close()
         return
     with psycopg.connect(libpq_dsn(url)) as conn:
-        tid = conn.execute("SELECT id FROM game_tables WHERE code=%s", (code,)).fetchone()[0]
-        conn.execute("UPDATE game_tables SET state=%s, version=version+1 WHERE id=%s",
-                     (json.dumps(state), tid))
-        conn.execute("UPDATE table_events SET state=%s WHERE table_id=%s AND seq="
-                     "(SELECT max(seq) FROM table_events WHERE table_id=%s)",
-                     (json.dumps(state), tid, tid))
+        conn.execute("UPDATE game_tables SET state=%s, version=version+1 WHERE code=%s",
+                     (json.dumps(state), code))

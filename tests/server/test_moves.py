@@ -8,8 +8,11 @@ import json
 
 import pytest
 
+from app.core.settings import Settings
 from app.core.urls import is_postgres
-from app.db.session import make_engine, make_sessionmaker
+from app.db.pg_store import PgStore
+from app.db.sqlite_store import SqliteStore
+from app.main import make_store
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
@@ -62,7 +65,8 @@ async def test_illegal_move_is_refused_with_its_rule(service: TableService) -> N
 async def test_garbage_notation_is_refused(service: TableService, text: str) -> None:
     code, tid, tokens = await seated(service, 2)
     m, _ = await current_match(service, code)
-    await _refused(service, code, service.act(tid, tokens[m.turn], text), "illegal_move")
+    err = await _refused(service, code, service.act(tid, tokens[m.turn], text), "bad_notation")
+    assert err.rule is None and err.status == 400
 
 
 @pytest.mark.parametrize(("move", "move_id", "seq"), [
@@ -98,10 +102,10 @@ async def test_token_of_another_table_is_unauthorized(service: TableService) -> 
 
 
 async def test_move_before_start_is_not_started(service: TableService) -> None:
-    info, token, _ = await service.create("T", 2, True, "Ann")
-    ident = await service.identify(info["code"], None)
+    created = await service.create("T", 2, True, "Ann")
+    ident = await service.identify(created.code, None)
     with pytest.raises(TableError) as err:
-        await service.act(ident.table_id, token, "1|4")
+        await service.act(ident.table_id, created.token, "1|4")
     assert err.value.code == "not_started"
 
 
@@ -156,9 +160,7 @@ async def test_two_tabs_sending_conflicting_moves_apply_exactly_one(service: Tab
 async def test_two_servers_on_one_database_apply_exactly_one(service: TableService,
                                                              db_url: str) -> None:
     """Two independent services (separate engines and locks, as two processes)."""
-    engine = make_engine(db_url)
-    other = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
-                         next_round_seconds=0)
+    other = TableService(make_store(Settings(database_url=db_url)), next_round_seconds=0)
     try:
         for _ in range(5):
             code, tid, tokens = await seated(service, 2)
@@ -176,14 +178,16 @@ async def test_two_servers_on_one_database_apply_exactly_one(service: TableServi
             m2, table2 = await current_match(service, code)
             assert table2.seq == table.seq + 1 and len(m2.round.log) == 1
     finally:
-        await engine.dispose()
+        await other.close()
 
 
 def service_url(service: TableService) -> str:
     """The plain database URL a service is connected to."""
-    url = service.sessionmaker.kw["bind"].url
-    return url.render_as_string(hide_password=False).replace("+psycopg", "").replace(
-        "+aiosqlite", "")
+    store = service.store
+    if isinstance(store, PgStore):
+        return store.dsn
+    assert isinstance(store, SqliteStore)
+    return store.engine.url.render_as_string(hide_password=False).replace("+aiosqlite", "")
 
 
 async def test_retry_that_would_still_be_legal_is_not_applied_twice(service: TableService) -> None:

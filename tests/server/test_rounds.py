@@ -8,17 +8,21 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import select
 
-from app.core.urls import is_postgres
-from app.db.models import EventRow
-from app.db.session import make_engine, make_sessionmaker
+from app.core.settings import Settings
+from app.main import make_store
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
 from .helpers import current_match, play_random_move, seated
 from .support import rig_deal
 from .test_moves import R02_HANDS, R02_STOCK, service_url
+
+
+def new_service(db_url: str, next_round_seconds: float) -> TableService:
+    """Another table service on the same database (as another process would be)."""
+    return TableService(make_store(Settings(database_url=db_url)),
+                        next_round_seconds=next_round_seconds)
 
 
 async def _play_until(svc: TableService, code: str, tid: int, tokens: list[str], done) -> None:  # type: ignore[no-untyped-def]
@@ -44,11 +48,11 @@ async def test_full_match_ends_and_rematch_starts_on_agreement(service: TableSer
     assert err.value.code == "not_started"
     for seat in range(players - 1):
         info = await service.rematch(code, tokens[seat])
-        assert info["status"] == "finished" and seat in info["rematch_votes"]
+        assert info.status == "finished" and seat in info.rematch_votes
     info = await service.rematch(code, tokens[players - 1])
-    assert info["status"] == "playing" and info["match"] == 2
-    assert info["scores"] == [0] * len(info["scores"]) and info["round"] == 1
-    assert [s["name"] for s in info["seats"]] == ["Host"] + [f"P{s}" for s in range(1, players)]
+    assert info.status == "playing" and info.match == 2
+    assert info.scores == [0] * len(info.scores) and info.round == 1
+    assert [s.name for s in info.seats] == ["Host"] + [f"P{s}" for s in range(1, players)]
 
 
 async def test_rematch_is_refused_while_the_match_is_on(service: TableService) -> None:
@@ -61,12 +65,9 @@ async def test_rematch_is_refused_while_the_match_is_on(service: TableService) -
 @pytest.fixture
 async def slow_service(db_url: str) -> AsyncIterator[TableService]:
     """A service whose next round waits for every seat (countdown far away)."""
-    engine = make_engine(db_url)
-    svc = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
-                       next_round_seconds=3600)
+    svc = new_service(db_url, 3600)
     yield svc
     await svc.close()
-    await engine.dispose()
 
 
 async def test_next_round_is_dealt_when_every_seat_is_ready(slow_service: TableService) -> None:
@@ -90,9 +91,7 @@ async def test_next_round_is_dealt_when_every_seat_is_ready(slow_service: TableS
 
 
 async def test_countdown_deals_the_next_round(db_url: str) -> None:
-    engine = make_engine(db_url)
-    svc = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
-                       next_round_seconds=0.05)
+    svc = new_service(db_url, 0.05)
     try:
         code, tid, tokens = await seated(svc, 2)
         await _play_until(svc, code, tid, tokens, lambda m, t: m.round_over)
@@ -104,7 +103,6 @@ async def test_countdown_deals_the_next_round(db_url: str) -> None:
                 await asyncio.sleep(0.05)
     finally:
         await svc.close()
-        await engine.dispose()
 
 
 async def test_history_is_projected_for_the_requester(service: TableService) -> None:
@@ -116,10 +114,10 @@ async def test_history_is_projected_for_the_requester(service: TableService) -> 
     mine = await service.history(code, tokens[1])
     theirs = await service.history(code, tokens[0])
     watcher = await service.history(code, None)
-    draws = lambda h: [mv["drawn"] for mv in h["rounds"][0]["moves"] if mv["kind"] == "draw"]  # noqa: E731
-    assert mine["you"] == 1 and draws(mine) == ["2|3", "2|4"]
-    assert theirs["you"] == 0 and draws(theirs) == [None, None]
-    assert watcher["you"] is None and draws(watcher) == [None, None]
+    draws = lambda h: [mv["drawn"] for mv in h.rounds[0]["moves"] if mv["kind"] == "draw"]  # noqa: E731
+    assert mine.you == 1 and draws(mine) == ["2|3", "2|4"]
+    assert theirs.you == 0 and draws(theirs) == [None, None]
+    assert watcher.you is None and draws(watcher) == [None, None]
     with pytest.raises(TableError) as err:
         await service.history(code, "bogus")
     assert err.value.code == "unauthorized"
@@ -130,9 +128,7 @@ async def test_restarted_server_resumes_the_next_round_countdown(
 ) -> None:
     """A process that died during the countdown: the next one deals the round on start."""
     code, _, _ = await seat_table_and_settle(slow_service)
-    engine = make_engine(db_url)
-    restarted = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
-                             next_round_seconds=0.01)
+    restarted = new_service(db_url, 0.01)
     try:
         await restarted.resume_timers()
         async with asyncio.timeout(20):
@@ -140,7 +136,6 @@ async def test_restarted_server_resumes_the_next_round_countdown(
                 await asyncio.sleep(0.02)
     finally:
         await restarted.close()
-        await engine.dispose()
 
 
 async def seat_table_and_settle(svc: TableService) -> tuple[str, int, list[str]]:
@@ -163,43 +158,35 @@ async def test_table_info_tells_when_the_countdown_deals(slow_service: TableServ
     every process; null while playing and once the next round is dealt."""
     svc = slow_service
     code, tid, tokens = await seated(svc, 2)
-    assert (await svc.info(code))["next_round_at"] is None  # playing
+    assert (await svc.info(code)).next_round_at is None  # playing
     before = datetime.now(UTC)
     await _play_until(svc, code, tid, tokens, lambda m, t: m.round_over)
     if (await current_match(svc, code))[0].over:
         pytest.skip("match ended in its first round")
     info = await svc.info(code)
-    at = _utc(info["next_round_at"])
+    at = _utc(info.next_round_at)
     # settled after `before`, so due about 3600 s after it (not checked to the second)
     assert before + timedelta(seconds=3500) < at <= datetime.now(UTC) + timedelta(seconds=3600)
-    # the settling event row (what WebSocket snapshots are built from) says the same,
-    # and so does another process (same countdown) reading the database
-    async with svc.sessionmaker() as s:
-        latest = await s.scalar(select(EventRow).where(EventRow.table_id == tid)
-                                .order_by(EventRow.seq.desc()).limit(1))
-    assert latest is not None and latest.table_info["next_round_at"] == info["next_round_at"]
-    engine = make_engine(db_url)
-    other = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url),
-                         next_round_seconds=3600)
+    # another process (same countdown) reading the database says the same
+    other = new_service(db_url, 3600)
     try:
-        assert (await other.info(code))["next_round_at"] == info["next_round_at"]
+        assert (await other.info(code)).next_round_at == info.next_round_at
     finally:
         await other.close()
-        await engine.dispose()
     await svc.ready(tid, tokens[0])
-    assert (await svc.info(code))["next_round_at"] == info["next_round_at"]  # unchanged
+    assert (await svc.info(code)).next_round_at == info.next_round_at  # unchanged
     await svc.ready(tid, tokens[1])
     info = await svc.info(code)
-    assert info["round"] == 2 and info["next_round_at"] is None
+    assert info.round == 2 and info.next_round_at is None
 
 
 async def test_no_deadline_without_a_countdown(service: TableService) -> None:
     """FIVEUP_NEXT_ROUND_SECONDS=0: the next round is dealt at once, no deadline shown."""
     code, tid, tokens = await seated(service, 2)
-    await _play_until(service, code, tid, tokens, lambda m, t: m.round_number == 2 or m.over)
-    async with service.sessionmaker() as s:
-        infos = list(await s.scalars(select(EventRow.table_info)
-                                     .where(EventRow.table_id == tid)))
-    assert any(i["phase"] in ("round_over", "match_over") for i in infos)  # the settling move
-    assert all(i["next_round_at"] is None for i in infos)
-    assert (await service.info(code))["next_round_at"] is None
+    rng = random.Random(5)
+    while True:
+        m, _ = await current_match(service, code)
+        assert (await service.info(code)).next_round_at is None
+        if m.round_number == 2 or m.over:
+            break
+        await play_random_move(service, code, tid, tokens, rng)

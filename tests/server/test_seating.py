@@ -4,17 +4,33 @@ backends)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
+from app.schemas import TableInfo
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
 from .helpers import current_match, seated
 
 
+async def _create(svc: TableService, *args: Any) -> tuple[dict[str, Any], str, int]:
+    joined = await svc.create(*args)
+    return joined.table.model_dump(), joined.token, joined.seat
+
+
+async def _join(svc: TableService, *args: Any) -> tuple[dict[str, Any], str, int]:
+    joined = await svc.join(*args)
+    return joined.table.model_dump(), joined.token, joined.seat
+
+
+def _d(info: TableInfo) -> dict[str, Any]:
+    return info.model_dump()
+
+
 async def test_creator_is_host_at_seat_zero(service: TableService) -> None:
-    info, token, seat = await service.create("Friday", 4, True, "Ann")
+    info, token, seat = await _create(service, "Friday", 4, True, "Ann")
     assert seat == 0 and info["host"] == 0 and token
     assert info["seats"][0]["name"] == "Ann"
     assert [s["side"] for s in info["seats"]] == [0, 1, 0, 1]  # R2 partnerships
@@ -23,23 +39,23 @@ async def test_creator_is_host_at_seat_zero(service: TableService) -> None:
 
 
 async def test_join_takes_a_free_seat_and_refuses_a_taken_one(service: TableService) -> None:
-    info, _, _ = await service.create("T", 3, True, "Ann")
-    joined, token, seat = await service.join(info["code"].lower(), "Bob", 2)
+    info, _, _ = await _create(service, "T", 3, True, "Ann")
+    joined, token, seat = await _join(service, info["code"].lower(), "Bob", 2)
     assert seat == 2 and token and joined["seats"][2]["name"] == "Bob"
     with pytest.raises(TableError) as err:
-        await service.join(info["code"], "Cy", 2)
+        await _join(service, info["code"], "Cy", 2)
     assert err.value.code == "seat_taken"
     with pytest.raises(TableError) as err:
-        await service.join(info["code"], "Cy", 3)
+        await _join(service, info["code"], "Cy", 3)
     assert err.value.code == "bad_seat"
 
 
 async def test_player_moves_seat_before_start(service: TableService) -> None:
-    info, host, _ = await service.create("T", 4, True, "Ann")
-    _, bob, _ = await service.join(info["code"], "Bob", 1)
-    after = await service.change_seat(info["code"], bob, 3)
+    info, host, _ = await _create(service, "T", 4, True, "Ann")
+    _, bob, _ = await _join(service, info["code"], "Bob", 1)
+    after = _d(await service.change_seat(info["code"], bob, 3))
     assert after["seats"][3]["name"] == "Bob" and after["seats"][1]["name"] is None
-    moved = await service.change_seat(info["code"], host, 2)  # the host stays host
+    moved = _d(await service.change_seat(info["code"], host, 2))  # the host stays host
     assert moved["host"] == 2
     with pytest.raises(TableError) as err:
         await service.change_seat(info["code"], bob, 2)
@@ -47,9 +63,9 @@ async def test_player_moves_seat_before_start(service: TableService) -> None:
 
 
 async def test_leaving_frees_the_seat_and_invalidates_the_token(service: TableService) -> None:
-    info, _, _ = await service.create("T", 2, True, "Ann")
-    _, bob, _ = await service.join(info["code"], "Bob", 1)
-    after = await service.leave(info["code"], bob)
+    info, _, _ = await _create(service, "T", 2, True, "Ann")
+    _, bob, _ = await _join(service, info["code"], "Bob", 1)
+    after = _d(await service.leave(info["code"], bob))
     assert after["seats"][1]["name"] is None
     with pytest.raises(TableError) as err:
         await service.leave(info["code"], bob)
@@ -57,62 +73,67 @@ async def test_leaving_frees_the_seat_and_invalidates_the_token(service: TableSe
 
 
 async def test_host_leaving_passes_host_to_lowest_seat(service: TableService) -> None:
-    info, host, _ = await service.create("T", 3, True, "Ann")
-    await service.join(info["code"], "Bob", 2)
-    after = await service.leave(info["code"], host)
+    info, host, _ = await _create(service, "T", 3, True, "Ann")
+    await _join(service, info["code"], "Bob", 2)
+    after = _d(await service.leave(info["code"], host))
     assert after["host"] == 2
 
 
 async def test_only_host_kicks_and_only_before_start(service: TableService) -> None:
-    info, host, _ = await service.create("T", 2, True, "Ann")
-    _, bob, _ = await service.join(info["code"], "Bob", 1)
+    info, host, _ = await _create(service, "T", 2, True, "Ann")
+    _, bob, _ = await _join(service, info["code"], "Bob", 1)
     with pytest.raises(TableError) as err:
         await service.kick(info["code"], bob, 0)
     assert err.value.code == "not_host"
-    after = await service.kick(info["code"], host, 1)
+    after = _d(await service.kick(info["code"], host, 1))
     assert after["seats"][1]["name"] is None
     with pytest.raises(TableError):
         await service.start(info["code"], bob)  # kicked token is dead
 
 
 async def test_start_needs_the_host_and_every_seat_filled(service: TableService) -> None:
-    info, host, _ = await service.create("T", 3, True, "Ann")
-    _, bob, _ = await service.join(info["code"], "Bob", 1)
+    info, host, _ = await _create(service, "T", 3, True, "Ann")
+    _, bob, _ = await _join(service, info["code"], "Bob", 1)
     with pytest.raises(TableError) as err:
         await service.start(info["code"], host)
     assert err.value.code == "seats_not_filled"
-    await service.join(info["code"], "Cy", 2)
+    await _join(service, info["code"], "Cy", 2)
     with pytest.raises(TableError) as err:
         await service.start(info["code"], bob)
     assert err.value.code == "not_host"
-    started = await service.start(info["code"], host)
+    started = _d(await service.start(info["code"], host))
     assert started["status"] == "playing" and started["round"] == 1
     with pytest.raises(TableError) as err:
-        await service.join(info["code"], "Dee", 1)
+        await _join(service, info["code"], "Dee", 1)
     assert err.value.code in ("already_started", "seat_taken")
 
 
 async def test_seats_are_fixed_once_the_match_starts(service: TableService) -> None:
     code, _, tokens = await seated(service, 2)
-    for call in (service.leave(code, tokens[1]), service.change_seat(code, tokens[1], 0),
-                 service.kick(code, tokens[0], 1)):
+    for call in (
+        service.leave(code, tokens[1]),
+        service.change_seat(code, tokens[1], 0),
+        service.kick(code, tokens[0], 1),
+    ):
         with pytest.raises(TableError) as err:
             await call
         assert err.value.code in ("already_started", "seat_taken")
 
 
-@pytest.mark.parametrize("bad", ["", "   ", "x" * 25, "a\x00b", "tab\there", "new\nline",
-                                 "bell\x07", "rtl\u202eoverride"])
+@pytest.mark.parametrize(
+    "bad",
+    ["", "   ", "x" * 25, "a\x00b", "tab\there", "new\nline", "bell\x07", "rtl\u202eoverride"],
+)
 async def test_display_names_are_validated(service: TableService, bad: str) -> None:
     with pytest.raises(TableError) as err:
-        await service.create("T", 2, True, bad)
+        await _create(service, "T", 2, True, bad)
     assert err.value.code == "invalid_name"
 
 
 async def test_names_are_stored_and_returned_as_plain_text(service: TableService) -> None:
-    info, _, _ = await service.create("<i>t</i>", 2, True, "  <b>Ann</b> & co  ")
+    info, _, _ = await _create(service, "<i>t</i>", 2, True, "  <b>Ann</b> & co  ")
     assert info["seats"][0]["name"] == "<b>Ann</b> & co"
-    assert (await service.info(info["code"]))["name"] == "<i>t</i>"
+    assert _d(await service.info(info["code"]))["name"] == "<i>t</i>"
 
 
 async def test_unknown_code_is_not_found(service: TableService) -> None:
@@ -122,9 +143,9 @@ async def test_unknown_code_is_not_found(service: TableService) -> None:
 
 
 async def test_lobby_lists_public_tables_only(service: TableService) -> None:
-    pub, _, _ = await service.create("Public", 2, True, "Ann")
-    priv, _, _ = await service.create("Private", 2, False, "Ann")
-    codes = {t["code"]: t for t in await service.lobby()}
+    pub, _, _ = await _create(service, "Public", 2, True, "Ann")
+    priv, _, _ = await _create(service, "Private", 2, False, "Ann")
+    codes = {t.code: t.model_dump() for t in await service.lobby()}
     assert pub["code"] in codes and priv["code"] not in codes
     assert codes[pub["code"]]["seats_taken"] == 1
     assert codes[pub["code"]]["status"] == "waiting"
@@ -142,31 +163,30 @@ async def test_concurrent_joins_from_two_servers_are_both_decided_on_fresh_state
 ) -> None:
     import asyncio
 
-    from app.core.urls import is_postgres
-    from app.db.session import make_engine, make_sessionmaker
+    from .test_rounds import new_service
 
-    engine = make_engine(db_url)
-    other = TableService(make_sessionmaker(engine), postgres=is_postgres(db_url))
+    other = new_service(db_url, 0)
     try:
-        info, _, _ = await service.create("T", 4, True, "Ann")
+        info, _, _ = await _create(service, "T", 4, True, "Ann")
         code = info["code"]
-        seats = await asyncio.gather(service.join(code, "Bob", 1), other.join(code, "Cy", 2))
+        seats = await asyncio.gather(_join(service, code, "Bob", 1), _join(other, code, "Cy", 2))
         assert sorted(s for _, _, s in seats) == [1, 2]  # different seats: both seated
-        results = await asyncio.gather(service.join(code, "Dee", 3), other.join(code, "Eve", 3),
-                                       return_exceptions=True)
+        results = await asyncio.gather(
+            _join(service, code, "Dee", 3), _join(other, code, "Eve", 3), return_exceptions=True
+        )
         errors = [r for r in results if isinstance(r, BaseException)]
         assert len(errors) == 1 and isinstance(errors[0], TableError)
         assert errors[0].code == "seat_taken"
-        final = await service.info(code)
+        final = _d(await service.info(code))
         assert [s["name"] is not None for s in final["seats"]] == [True] * 4
     finally:
-        await engine.dispose()
+        await other.close()
 
 
 async def test_joining_a_closed_table_is_refused(service: TableService) -> None:
-    info, host, _ = await service.create("T", 2, True, "Ann")
-    closed = await service.leave(info["code"], host)
+    info, host, _ = await _create(service, "T", 2, True, "Ann")
+    closed = _d(await service.leave(info["code"], host))
     assert closed["status"] == "closed" and closed["host"] is None
     with pytest.raises(TableError) as err:
-        await service.join(info["code"], "Bob", 1)
+        await _join(service, info["code"], "Bob", 1)
     assert err.value.code == "table_closed"

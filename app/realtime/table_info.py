@@ -1,36 +1,57 @@
-"""Public table information (``TableInfo`` in docs/protocol.md). Holds no hidden tile."""
+"""Public table information (``TableInfo`` in docs/protocol.md): built from a table's
+columns, its players and its match, after the change. Holds no hidden tile.
+
+Presence (``seats[].connected``) is filled in by the hub for the recipient's process.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.db.models import PlayerRow, TableRow, TableStatus
+from app.db.records import PlayerState, TableState, TableStatus
 from app.engine import TARGET, Match, side_count, side_of, sides_seats
+
+Json = dict[str, Any]
 
 
 def utc_iso(at: datetime) -> str:
-    """``at`` as ISO 8601 UTC with milliseconds and ``Z`` (``2026-11-29T14:12:02.123Z``)."""
+    """``at`` as ISO 8601 UTC with milliseconds and ``Z``.
+
+    >>> utc_iso(datetime(2026, 11, 29, 14, 12, 2, 123456, tzinfo=UTC))
+    '2026-11-29T14:12:02.123Z'
+    """
     at = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
     return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z"
 
 
-def next_round_at(table: Any, match: Match | None, next_round_seconds: float) -> str | None:
+def next_round_at(table: TableState, match: Match | None, next_round_seconds: float) -> str | None:
     """When the countdown deals the next round: the settlement time stored with the table
     (``round_over_at``) plus ``next_round_seconds``; ``None`` when no countdown runs."""
     at = table.round_over_at
-    if (at is None or next_round_seconds <= 0 or match is None
-            or table.status != TableStatus.PLAYING or not match.round_over or match.over):
+    if (
+        at is None
+        or next_round_seconds <= 0
+        or match is None
+        or table.status != TableStatus.PLAYING
+        or not match.round_over
+        or match.over
+    ):
         return None
     return utc_iso(at + timedelta(seconds=next_round_seconds))
 
 
 def table_info(
-    table: TableRow, players: list[PlayerRow], match: Match | None, *, next_round_seconds: float
-) -> dict[str, Any]:
-    """The public description of a table (``connected`` is filled in by the hub).
-    ``next_round_seconds`` is the service's countdown (for ``next_round_at``)."""
+    table: TableState,
+    players: list[PlayerState],
+    match: Match | None,
+    *,
+    next_round_seconds: float,
+    connected: list[int] | None = None,
+) -> Json:
+    """The public description of a table as it stands (JSON-ready, ``TableInfo``)."""
     by_seat = {p.seat: p for p in players}
+    online = set(connected or ())
     return {
         "code": table.code,
         "name": table.name,
@@ -45,7 +66,7 @@ def table_info(
                 "seat": s,
                 "name": by_seat[s].name if s in by_seat else None,
                 "side": side_of(s, table.players),  # R2 partnerships, from the engine
-                "connected": False,
+                "connected": s in online,
             }
             for s in range(table.players)
         ],
@@ -54,14 +75,14 @@ def table_info(
         "round": match.round_number if match else None,
         "phase": match.phase if match else None,
         "target": match.target if match else TARGET,
-        "rematch_votes": sorted(table.rematch_votes or []),
-        "ready": sorted(table.ready or []),
+        "rematch_votes": sorted(table.rematch_votes),
+        "ready": sorted(table.ready),
         "next_round_at": next_round_at(table, match, next_round_seconds),
     }
 
 
-def lobby_entry(table: TableRow, seats_taken: int, match: Match | None) -> dict[str, Any]:
-    """One row of the lobby list."""
+def lobby_entry(table: TableState, seats_taken: int, match: Match | None) -> Json:
+    """One row of the lobby list (``LobbyEntry``)."""
     return {
         "code": table.code,
         "name": table.name,

@@ -1,0 +1,54 @@
+"""Every HTTP error in one shape: ``{"detail": {"code", "message", "rule"?}}``
+(``ErrorResponse``), whatever raised it — a refused action (:class:`TableError`), a body
+that does not validate (``422 invalid_request``; the input is never echoed, so NaN,
+infinities and lone surrogates cannot break the answer), an unknown route or method.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from app.tables.errors import TableError
+
+log = logging.getLogger(__name__)
+
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+def error_response(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:
+    body: dict[str, object] = {"code": code, "message": message}
+    if rule:
+        body["rule"] = rule
+    return JSONResponse({"detail": body}, status_code=status)
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """``field: problem`` for each error, from the location and message only."""
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)[:500]
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, err: TableError) -> JSONResponse:
+        return error_response(err.status, err.code, err.message, err.rule)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, "invalid_request", validation_message(exc))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        response = error_response(exc.status_code, code, str(exc.detail))
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response

@@ -1,0 +1,127 @@
+"""The store's plain records: a table's columns, its players, its events, and one change.
+
+These are what the table service reads, changes in memory and hands back to the store to
+write (:class:`Change`). They hold hidden state (the match snapshot, token hashes): they
+never leave the server unprojected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+Json = dict[str, Any]
+
+
+class TableStatus:
+    """Table status values (stored as strings)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CLOSED = "closed"
+
+
+@dataclass(slots=True)
+class TableState:
+    """A table's columns. ``id`` is 0 until the table is first written."""
+
+    id: int
+    code: str
+    name: str
+    players: int
+    public: bool
+    status: str
+    host_seat: int | None
+    version: int
+    seq: int
+    match_number: int
+    state: Json | None
+    rematch_votes: list[int]
+    ready: list[int]
+    round_over_at: datetime | None
+    created_at: datetime | None = None
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """A seated player. ``id`` is 0 until the player is first written."""
+
+    id: int
+    seat: int
+    name: str
+    token_hash: str
+
+
+@dataclass(slots=True)
+class EventRecord:
+    """One committed (or about to be committed) table event.
+
+    ``payload`` is the full, unprojected event (an engine event or a table event); it
+    may name hidden tiles (a draw): it reaches clients only through the projection.
+    ``player`` links the event to the player who caused it (its id may be assigned by the
+    write that inserts that player).
+    """
+
+    seq: int
+    kind: str
+    payload: Json
+    seat: int | None = None
+    player: PlayerState | None = None
+    move_id: str | None = None
+    match_number: int = 0
+    player_id: int | None = None
+
+    def resolved_player_id(self) -> int | None:
+        """The player's id as written (after the write assigned new players' ids)."""
+        return self.player.id if self.player is not None else self.player_id
+
+
+@dataclass(slots=True)
+class PriorMove:
+    """A committed move found by its ``move_id`` (for retries)."""
+
+    seq: int
+    seat: int | None
+    move: str | None
+
+
+@dataclass(slots=True)
+class Change:
+    """What one transaction writes: the table's new columns (with the version it was read
+    at), players added, moved or removed, and the new events in seq order.
+
+    The write succeeds only if the table is still at ``old_version`` (else nothing is
+    written); a new table (``table.id == 0``) is inserted instead.
+    """
+
+    table: TableState
+    old_version: int
+    events: list[EventRecord]
+    added: list[PlayerState] = field(default_factory=list)
+    moved: list[PlayerState] = field(default_factory=list)
+    removed: list[PlayerState] = field(default_factory=list)
+
+    @property
+    def seating(self) -> bool:
+        """Whether players change (the write then takes more than one statement)."""
+        return bool(self.added or self.moved or self.removed) or self.table.id == 0
+
+
+@dataclass(slots=True)
+class LobbyRow:
+    """One public table for the lobby (what the lobby query returns)."""
+
+    table: TableState
+    seats_taken: int
+
+
+@dataclass(slots=True)
+class Catchup:
+    """A table's current columns and players, with the events after some seq (read in one
+    consistent snapshot): what delivery and resync need."""
+
+    table: TableState
+    players: list[PlayerState]
+    events: list[EventRecord]

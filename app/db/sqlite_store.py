@@ -1,0 +1,323 @@
+"""The SQLite store: the same contract as the PostgreSQL one, through SQLAlchemy Core.
+
+SQLite is the zero-setup default (one process). A change is ``BEGIN; UPDATE … WHERE
+version = :old; …; COMMIT``; a writer that finds the database locked gets :class:`Busy`
+(a conflict for the caller). There is no NOTIFY: one process delivers its own commits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Table, delete, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.db.models import EventRow, PlayerRow, TableRow
+from app.db.records import (
+    Catchup,
+    Change,
+    EventRecord,
+    LobbyRow,
+    PlayerState,
+    PriorMove,
+    TableState,
+    TableStatus,
+)
+from app.db.store import Busy, CodeClash, MoveIdClash, Unavailable
+
+
+def _table(model: type[Any]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+T, P, E = _table(TableRow), _table(PlayerRow), _table(EventRow)
+_TABLE_COLS = (
+    "id",
+    "code",
+    "name",
+    "players",
+    "public",
+    "status",
+    "host_seat",
+    "version",
+    "seq",
+    "match_number",
+    "state",
+    "rematch_votes",
+    "ready",
+    "round_over_at",
+    "created_at",
+)
+_EVENT_COLS = ("seq", "kind", "seat", "player_id", "move_id", "match_number", "payload")
+
+
+def _aware(at: datetime | None) -> datetime | None:
+    return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
+
+
+def _table_state(row: Any) -> TableState:
+    return TableState(
+        id=row[0],
+        code=row[1],
+        name=row[2],
+        players=row[3],
+        public=bool(row[4]),
+        status=row[5],
+        host_seat=row[6],
+        version=row[7],
+        seq=row[8],
+        match_number=row[9],
+        state=row[10],
+        rematch_votes=list(row[11] or []),
+        ready=list(row[12] or []),
+        round_over_at=_aware(row[13]),
+        created_at=_aware(row[14]),
+    )
+
+
+def _columns(t: TableState) -> dict[str, Any]:
+    return {
+        "seq": t.seq,
+        "status": t.status,
+        "host_seat": t.host_seat,
+        "match_number": t.match_number,
+        "state": t.state,
+        "rematch_votes": t.rematch_votes,
+        "ready": t.ready,
+        "round_over_at": t.round_over_at,
+    }
+
+
+class SqliteStore:
+    """The :class:`~app.db.store.Store` on SQLite (one writer at a time)."""
+
+    def __init__(self, engine: AsyncEngine, size: int = 8) -> None:
+        self.engine = engine
+        self._gate = asyncio.Semaphore(size)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def ping(self) -> None:
+        await self._read(lambda c: c.execute(text("SELECT 1")))
+
+    async def _read(self, fn: Any) -> Any:
+        try:
+            async with self._gate, self.engine.connect() as conn:
+                return await fn(conn)
+        except SQLAlchemyError as exc:
+            raise Unavailable(type(exc).__name__) from exc
+
+    async def _players(self, conn: AsyncConnection, table_id: int) -> list[PlayerState]:
+        rows = (
+            await conn.execute(
+                select(P.c.id, P.c.seat, P.c.name, P.c.token_hash).where(P.c.table_id == table_id)
+            )
+        ).all()
+        return [PlayerState(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
+        async def run(conn: AsyncConnection) -> tuple[TableState, list[PlayerState]] | None:
+            row = (
+                await conn.execute(select(*(T.c[c] for c in _TABLE_COLS)).where(T.c.id == table_id))
+            ).first()
+            if row is None:
+                return None
+            return _table_state(row), await self._players(conn, table_id)
+
+        result: tuple[TableState, list[PlayerState]] | None = await self._read(run)
+        return result
+
+    async def table_id(self, code: str) -> int | None:
+        async def run(conn: AsyncConnection) -> Any:
+            return await conn.scalar(select(T.c.id).where(T.c.code == code))
+
+        tid = await self._read(run)
+        return None if tid is None else int(tid)
+
+    async def prior_move(self, table_id: int, move_id: str) -> PriorMove | None:
+        async def run(conn: AsyncConnection) -> Any:
+            return (
+                await conn.execute(
+                    select(E.c.seq, E.c.seat, E.c.payload).where(
+                        E.c.table_id == table_id, E.c.move_id == move_id
+                    )
+                )
+            ).first()
+
+        row = await self._read(run)
+        return None if row is None else PriorMove(int(row[0]), row[1], row[2].get("move"))
+
+    async def player_by_token(self, table_id: int, token_hash: str) -> PlayerState | None:
+        async def run(conn: AsyncConnection) -> Any:
+            return (
+                await conn.execute(
+                    select(P.c.id, P.c.seat, P.c.name, P.c.token_hash).where(
+                        P.c.table_id == table_id, P.c.token_hash == token_hash
+                    )
+                )
+            ).first()
+
+        row = await self._read(run)
+        return None if row is None else PlayerState(row[0], row[1], row[2], row[3])
+
+    async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
+        async def run(conn: AsyncConnection) -> Catchup | None:
+            async with conn.begin():  # one read transaction: a consistent snapshot
+                row = (
+                    await conn.execute(
+                        select(*(T.c[c] for c in _TABLE_COLS)).where(T.c.id == table_id)
+                    )
+                ).first()
+                if row is None:
+                    return None
+                table = _table_state(row)
+                events: list[EventRecord] = []
+                if 0 <= table.seq - since <= limit:
+                    rows = (
+                        await conn.execute(
+                            select(*(E.c[c] for c in _EVENT_COLS))
+                            .where(E.c.table_id == table_id, E.c.seq > since)
+                            .order_by(E.c.seq)
+                        )
+                    ).all()
+                    events = [
+                        EventRecord(
+                            seq=r[0],
+                            kind=r[1],
+                            seat=r[2],
+                            player_id=r[3],
+                            move_id=r[4],
+                            match_number=r[5],
+                            payload=r[6],
+                        )
+                        for r in rows
+                    ]
+                return Catchup(table, await self._players(conn, table_id), events)
+
+        result: Catchup | None = await self._read(run)
+        return result
+
+    async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
+        async def run(conn: AsyncConnection) -> dict[int, int]:
+            rows = (await conn.execute(select(T.c.id, T.c.seq).where(T.c.id.in_(table_ids)))).all()
+            return {int(r[0]): int(r[1]) for r in rows}
+
+        result: dict[int, int] = await self._read(run)
+        return result
+
+    async def lobby(self, limit: int) -> list[LobbyRow]:
+        taken = select(func.count()).select_from(P).where(P.c.table_id == T.c.id).scalar_subquery()
+
+        async def run(conn: AsyncConnection) -> list[LobbyRow]:
+            rows = (
+                await conn.execute(
+                    select(*(T.c[c] for c in _TABLE_COLS), taken)
+                    .where(
+                        T.c.public.is_(True),
+                        T.c.status.in_([TableStatus.WAITING, TableStatus.PLAYING]),
+                    )
+                    .order_by(T.c.created_at.desc(), T.c.id.desc())
+                    .limit(limit)
+                )
+            ).all()
+            return [LobbyRow(_table_state(r), int(r[15])) for r in rows]
+
+        result: list[LobbyRow] = await self._read(run)
+        return result
+
+    async def round_over_tables(self) -> list[TableState]:
+        async def run(conn: AsyncConnection) -> list[TableState]:
+            rows = (
+                await conn.execute(
+                    select(*(T.c[c] for c in _TABLE_COLS)).where(
+                        T.c.status == TableStatus.PLAYING, T.c.round_over_at.is_not(None)
+                    )
+                )
+            ).all()
+            return [_table_state(r) for r in rows]
+
+        result: list[TableState] = await self._read(run)
+        return result
+
+    async def write(self, change: Change) -> bool:
+        t = change.table
+        now = datetime.now(UTC)
+        try:
+            async with self._gate, self.engine.begin() as conn:
+                if t.id == 0:
+                    res = await conn.execute(
+                        insert(T).values(
+                            code=t.code,
+                            name=t.name,
+                            players=t.players,
+                            public=t.public,
+                            version=1,
+                            created_at=now,
+                            updated_at=now,
+                            **_columns(t),
+                        )
+                    )
+                    assert res.inserted_primary_key is not None
+                    t.id, t.created_at = int(res.inserted_primary_key[0]), now
+                else:
+                    res = await conn.execute(
+                        update(T)
+                        .where(T.c.id == t.id, T.c.version == change.old_version)
+                        .values(version=change.old_version + 1, updated_at=now, **_columns(t))
+                    )
+                    if res.rowcount != 1:
+                        await conn.rollback()
+                        return False
+                for p in change.removed:
+                    await conn.execute(delete(P).where(P.c.id == p.id))
+                for p in change.moved:
+                    await conn.execute(update(P).where(P.c.id == p.id).values(seat=p.seat))
+                for p in change.added:
+                    res = await conn.execute(
+                        insert(P).values(
+                            table_id=t.id,
+                            seat=p.seat,
+                            name=p.name,
+                            token_hash=p.token_hash,
+                            created_at=now,
+                        )
+                    )
+                    assert res.inserted_primary_key is not None
+                    p.id = int(res.inserted_primary_key[0])
+                await conn.execute(
+                    insert(E),
+                    [
+                        {
+                            "table_id": t.id,
+                            "seq": e.seq,
+                            "kind": e.kind,
+                            "seat": e.seat,
+                            "player_id": e.resolved_player_id(),
+                            "move_id": e.move_id,
+                            "match_number": e.match_number,
+                            "payload": e.payload,
+                            "created_at": now,
+                        }
+                        for e in change.events
+                    ],
+                )
+        except IntegrityError as exc:
+            message = str(exc.orig).lower()
+            if "move_id" in message:
+                raise MoveIdClash() from exc
+            if "code" in message:
+                raise CodeClash() from exc
+            raise Busy() from exc  # a seat raced: another change won
+        except OperationalError as exc:
+            if "locked" in str(exc.orig).lower():
+                raise Busy() from exc
+            raise Unavailable(type(exc).__name__) from exc
+        except SQLAlchemyError as exc:
+            raise Unavailable(type(exc).__name__) from exc
+        return True

@@ -1,0 +1,71 @@
+"""One client socket on one table, and its outbound queue — bounded in bytes.
+
+Frames are queued already encoded (JSON text): what a socket holds is exactly what it
+will send. A client that falls more than ``max_bytes`` behind is dropped (it can
+reconnect and resync): the sender closes it with 1013. A new snapshot supersedes every
+snapshot and event still queued before it (acks, errors and presence stay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+
+#: per-socket bytes of frames waiting to be written before the socket is dropped
+QUEUE_MAX_BYTES = 1 << 20
+
+_SUPERSEDED = ("snapshot", "event")
+
+
+@dataclass(eq=False)
+class Connection:
+    """A socket: its table, who it is (``seat`` None for spectators) and its queue."""
+
+    table_id: int
+    code: str
+    seat: int | None
+    player_id: int | None
+    token: str | None
+    max_bytes: int = QUEUE_MAX_BYTES
+    last_seq: int = -1  # -1 until the snapshot was queued
+    overflowed: bool = False
+    closed: bool = False
+    _frames: deque[tuple[str, str]] = field(default_factory=deque)
+    _bytes: int = 0
+    _ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def queued_bytes(self) -> int:
+        return self._bytes
+
+    def put(self, text: str, kind: str = "other") -> None:
+        """Queue an encoded frame of ``kind`` (``snapshot``, ``event`` or other)."""
+        if self.closed or self.overflowed:
+            return
+        if kind == "snapshot" and self._frames:
+            kept = deque(f for f in self._frames if f[0] not in _SUPERSEDED)
+            self._bytes = sum(len(t) for _, t in kept)
+            self._frames = kept
+        if self._bytes + len(text) > self.max_bytes:
+            self.overflowed = True  # too slow: the sender closes the socket (1013)
+            self._frames.clear()
+            self._bytes = 0
+        else:
+            self._frames.append((kind, text))
+            self._bytes += len(text)
+        self._ready.set()
+
+    async def next_frame(self) -> str | None:
+        """The next frame to send; None when the socket must be closed as too slow."""
+        while not self._frames:
+            if self.overflowed:
+                return None
+            self._ready.clear()
+            await self._ready.wait()
+        _, text = self._frames.popleft()
+        self._bytes -= len(text)
+        return text
+
+    def empty(self) -> bool:
+        return not self._frames

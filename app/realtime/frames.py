@@ -1,0 +1,97 @@
+"""Per-recipient frames — the one projection for everything a client receives.
+
+Every outbound frame is built here from the engine's projections (``view_for``,
+``project_event``) for one recipient (a seat, or ``None`` for a spectator). Table events
+(seating, votes, round starts) carry no tile by construction but are still copied field by
+field from a whitelist. The frames' shapes are the models in :mod:`app.schemas`.
+
+The *wire view* is the engine's view without its two layout descriptions (about half its
+size, and they change with every placement): a snapshot carries them; afterwards a client
+asks for them with ``describe`` (a ``description`` frame answers).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from app.engine import Match, project_event, view_for
+from app.realtime.table_info import utc_iso
+
+Json = dict[str, Any]
+
+#: fields a table (non-engine) event may carry to clients
+_TABLE_EVENT_FIELDS = ("type", "seat", "name", "from", "to", "match", "round", "starter")
+#: view fields sent only in snapshots and ``description`` frames
+DESCRIPTION_FIELDS = ("description", "description_uk")
+#: view fields compared one level deeper when patching
+NESTED_VIEW_FIELDS = ("layout",)
+
+
+def encode(frame: Json) -> str:
+    """A frame as JSON text (compact; what goes on the wire)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def project_stored_event(payload: Json, recipient: int | None) -> Json:
+    """One stored event as ``recipient`` may see it."""
+    if payload.get("type") == "move":
+        out = project_event(payload, recipient)
+        out.pop("auto", None)
+        if payload.get("auto"):
+            out["auto"] = True
+        return out
+    return {k: payload[k] for k in _TABLE_EVENT_FIELDS if k in payload}
+
+
+def wire_view(match: Match | None, recipient: int | None) -> Json | None:
+    """The view an event frame patches: the engine's view without its descriptions."""
+    if match is None:
+        return None
+    view = view_for(match, recipient)
+    return {k: v for k, v in view.items() if k not in DESCRIPTION_FIELDS}
+
+
+def snapshot_frame(
+    *,
+    seq: int,
+    recipient: int | None,
+    info: Json,
+    match: Match | None,
+    missed: list[Json] | None = None,
+) -> Json:
+    """The ``snapshot`` frame (on connect, on resync, after ``stale``/``conflict``)."""
+    return {
+        "type": "snapshot",
+        "seq": seq,
+        "server_time": utc_iso(datetime.now(UTC)),  # for the client's clock skew
+        "you": recipient,
+        "table": info,
+        "view": view_for(match, recipient) if match else None,
+        "events": missed or [],
+    }
+
+
+def description_frame(seq: int, match: Match | None, recipient: int | None) -> Json:
+    """The layout descriptions (English and Ukrainian) at ``seq``."""
+    view = view_for(match, recipient) if match else {}
+    return {
+        "type": "description",
+        "seq": seq,
+        "description": view.get("description"),
+        "description_uk": view.get("description_uk"),
+    }
+
+
+def error_frame(code: str, message: str, move_id: object = None, rule: str | None = None) -> Json:
+    frame: Json = {
+        "type": "error",
+        "code": code,
+        "message": message,
+        "move_id": move_id if isinstance(move_id, str) else None,
+    }
+    if rule:
+        frame["rule"] = rule
+    return frame

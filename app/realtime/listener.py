@@ -1,0 +1,70 @@
+"""Fan-out between processes: LISTEN on the commit channel (:mod:`app.realtime.channel`)
+and tell the subscribers — the writer (forget a table changed elsewhere) and the hub
+(deliver it). After a lost LISTEN connection, subscribers hear ``(None, None)``:
+anything may have been missed, and the hub catches up every table it serves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import psycopg
+
+from app.realtime.channel import CHANNEL, decode_note
+
+log = logging.getLogger(__name__)
+
+Subscriber = Callable[[int | None, int | None], Awaitable[None]]
+
+
+class PgListener:
+    """Listens for commit notifications on its own PostgreSQL connection."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.subscribers: list[Subscriber] = []
+        self.listening = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _tell(self, table_id: int | None, seq: int | None) -> None:
+        for subscriber in self.subscribers:
+            try:
+                await subscriber(table_id, seq)
+            except Exception as exc:  # one table's failure must not stop the listener
+                log.warning(
+                    "commit subscriber failed for table %s (%s)", table_id, type(exc).__name__
+                )
+
+    async def _run(self) -> None:
+        delay = 0.2
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    delay = 0.2
+                    await self._tell(None, None)  # catch up on anything missed while away
+                    async for note in conn.notifies():
+                        decoded = decode_note(note.payload)
+                        if decoded is not None:
+                            await self._tell(*decoded)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.listening.clear()
+                log.warning("LISTEN connection lost (%s); retrying", type(exc).__name__)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)

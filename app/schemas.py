@@ -1,0 +1,197 @@
+"""The wire contracts: one pydantic model per HTTP body and per WebSocket frame.
+
+HTTP routes declare and return these models, so ``/openapi.json`` shows exactly what is
+sent. WebSocket frames are built on the hot path as plain dicts by the one projection
+(:mod:`app.realtime.frames`) and encoded once per recipient class; the models below
+describe them (docs/protocol.md) and the tests validate every frame they receive against
+them (tests/server/test_contracts.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from app.core.security import NAME_MAX, TABLE_NAME_MAX
+
+Json = dict[str, Any]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# -- requests ------------------------------------------------------------------------------
+class CreateTable(_Request):
+    name: str = Field(
+        min_length=1,
+        max_length=TABLE_NAME_MAX,
+        description="table name, 1-40 characters after stripping",
+    )
+    players: Literal[2, 3, 4] = Field(description="R2: two, three or four players")
+    public: StrictBool = True
+    host_name: str = Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        description="your display name, 1-24 characters after stripping",
+    )
+
+
+class JoinTable(_Request):
+    name: str = Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        description="display name, 1-24 characters after stripping",
+    )
+    seat: StrictInt = Field(ge=0, le=3, description="a free seat, 0..players-1 (else 400 bad_seat)")
+
+
+class SeatRequest(_Request):
+    seat: StrictInt = Field(ge=0, le=3, description="a seat, 0..players-1 (else 400 bad_seat)")
+
+
+# -- responses -----------------------------------------------------------------------------
+class SeatInfo(BaseModel):
+    seat: int
+    name: str | None
+    side: int = Field(description="R2: the side (partnership at four players)")
+    connected: bool
+
+
+class TableInfo(BaseModel):
+    """Public table information (docs/protocol.md, TableInfo)."""
+
+    code: str
+    name: str
+    players: int
+    public: bool
+    status: Literal["waiting", "playing", "finished", "closed"]
+    host: int | None
+    seq: int
+    match: int
+    seats: list[SeatInfo]
+    sides: list[list[int]]
+    scores: list[int]
+    round: int | None
+    phase: Literal["playing", "round_over", "match_over"] | None
+    target: int
+    rematch_votes: list[int]
+    ready: list[int]
+    next_round_at: str | None = Field(
+        description="when the countdown deals the next round (ISO 8601 UTC, ms, Z) or null"
+    )
+
+
+class Joined(BaseModel):
+    code: str
+    token: str = Field(description="secret seat token; send as `Authorization: Bearer`")
+    seat: int
+    table: TableInfo
+
+
+class LobbyEntry(BaseModel):
+    code: str
+    name: str
+    players: int
+    status: Literal["waiting", "playing"]
+    seats_taken: int
+    scores: list[int]
+    round: int | None
+    match: int
+
+
+class Lobby(BaseModel):
+    tables: list[LobbyEntry]
+
+
+class History(BaseModel):
+    code: str
+    seq: int
+    match: int
+    you: int | None
+    rounds: list[Json] = Field(description="history_for(match, you): docs/protocol.md, History")
+
+
+class Health(BaseModel):
+    status: Literal["ok", "unavailable"]
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="a stable error code (docs/protocol.md, Error codes)")
+    message: str
+    rule: str | None = Field(default=None, description="the rule broken, e.g. R18")
+
+
+class ErrorResponse(BaseModel):
+    detail: ErrorBody
+
+
+# -- WebSocket frames (server → client) ----------------------------------------------------
+class Patch(BaseModel):
+    """Changes to an object the client holds: ``set`` replaces the value at a dotted path,
+    ``append`` extends the list at a dotted path (applied after ``set``)."""
+
+    set: Json = Field(default_factory=dict)
+    append: dict[str, list[Any]] = Field(default_factory=dict)
+
+
+class SnapshotFrame(BaseModel):
+    type: Literal["snapshot"]
+    seq: int
+    server_time: str
+    you: int | None
+    table: TableInfo
+    view: Json | None
+    events: list[Json]
+
+
+class EventFrame(BaseModel):
+    type: Literal["event"]
+    seq: int
+    event: Json
+    view: Json | None = None
+    view_patch: Patch | None = None
+    table_patch: Patch | None = None
+
+
+class AckFrame(BaseModel):
+    type: Literal["ack"]
+    move_id: str | None
+    seq: int
+    duplicate: bool
+
+
+class ErrorFrame(BaseModel):
+    type: Literal["error"]
+    code: str
+    message: str
+    move_id: str | None
+    rule: str | None = None
+
+
+class PresenceFrame(BaseModel):
+    type: Literal["presence"]
+    connected: list[int]
+
+
+class DescriptionFrame(BaseModel):
+    type: Literal["description"]
+    seq: int
+    description: str | None
+    description_uk: str | None
+
+
+class PongFrame(BaseModel):
+    type: Literal["pong"]
+
+
+SERVER_FRAMES: dict[str, type[BaseModel]] = {
+    "snapshot": SnapshotFrame,
+    "event": EventFrame,
+    "ack": AckFrame,
+    "error": ErrorFrame,
+    "presence": PresenceFrame,
+    "description": DescriptionFrame,
+    "pong": PongFrame,
+}

@@ -1,0 +1,198 @@
+"""The one write path: every change to a table — seating, a move, a vote, a deal — is
+decided on the table's state and written by :meth:`Writer.change` as ONE transaction
+with a version check, then delivered (only after the commit).
+
+- The table's state comes from this process's memory when it has it (the *hot* tables:
+  columns, players and the live :class:`~app.engine.Match`, keyed by version), else from
+  the store. Remembered state is never trusted for the write — the version check is what
+  decides. A decision on remembered state that is refused, or whose write finds the
+  version moved on (another process wrote), is decided once more on fresh state: exactly
+  what the change would have met had it arrived a moment later.
+- One ``asyncio.Lock`` per table serialises this process's writers of that table;
+  delivery runs under it too, so the live match is projected before anything else can
+  change it.
+- Memory is updated only after a successful write; any failure forgets the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from app.core.locks import KeyedLocks
+from app.db.records import EventRecord, PlayerState, TableState
+from app.db.store import Busy, CodeClash, MoveIdClash, Store, Unavailable
+from app.engine import Match
+from app.tables.change import TableChange
+from app.tables.errors import TableError, conflict, not_found, unavailable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: tables whose state this process keeps in memory (least recently changed dropped first)
+HOT_TABLES_MAX = 5000
+
+
+@dataclass(slots=True)
+class Committed:
+    """A committed change as delivery sees it: the table after it, and its events."""
+
+    table: TableState
+    players: list[PlayerState]
+    match: Match | None
+    events: list[EventRecord]
+
+
+Deliver = Callable[[Committed], Awaitable[None]]
+
+
+class RetryOnRemembered(Exception):
+    """Internal: the decision on remembered state must be taken again on fresh state."""
+
+
+class Writer:
+    """Decides and writes changes; tells ``deliver`` about each commit."""
+
+    def __init__(self, store: Store, deliver: Deliver | None = None) -> None:
+        self.store = store
+        self.deliver = deliver
+        self._locks = KeyedLocks()
+        self._hot: dict[int, tuple[TableState, list[PlayerState], Match | None]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def change(
+        self, table_id: int, decide: Callable[[TableChange], Awaitable[T]], *, attempts: int = 1
+    ) -> tuple[T, TableChange]:
+        """Decide and write one change. ``attempts`` > 1: a version conflict on fresh
+        state is re-decided (seating, votes, deals); moves get ``conflict`` instead."""
+        for attempt in range(attempts):
+            try:
+                return await self._change_once(table_id, decide)
+            except TableError as err:
+                if err.code != "conflict" or attempt == attempts - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _change_once(
+        self, table_id: int, decide: Callable[[TableChange], Awaitable[T]]
+    ) -> tuple[T, TableChange]:
+        async with self._locks(table_id):
+            hot = self._hot.pop(table_id, None)
+            while True:
+                remembered = hot is not None
+                tx = await self._begin(table_id, hot)
+                hot = None
+                try:
+                    result = await decide(tx)
+                except TableError:
+                    if remembered:
+                        continue  # maybe refused only because memory was behind
+                    raise
+                if not tx.events:
+                    self._remember(tx)
+                    return result, tx
+                if not await self._write(tx):
+                    if remembered:
+                        continue  # another process wrote: decide again on fresh state
+                    log.info("table %s: concurrent write refused (version)", table_id)
+                    raise conflict()
+                self._remember(tx)
+                await self._deliver(tx)
+                return result, tx
+
+    async def create(
+        self,
+        table: TableState,
+        decide: Callable[[TableChange], Awaitable[T]],
+        new_code: Callable[[], str],
+        tries: int = 20,
+    ) -> tuple[T, TableChange]:
+        """Insert a new table (``table.id == 0``): a taken code draws another."""
+        for _ in range(tries):
+            table.code = new_code()
+            tx = TableChange(table, [], None, old_version=0)
+            result = await decide(tx)
+            try:
+                await self.store.write(tx.to_write())
+            except CodeClash:
+                table.seq, table.id = 0, 0
+                continue
+            except (Unavailable, Busy):
+                raise unavailable() from None
+            table.version = 1
+            self._remember(tx)
+            async with self._locks(table.id):
+                await self._deliver(tx)
+            return result, tx
+        raise TableError("unavailable", "could not allocate a table code", 503)
+
+    async def _begin(
+        self, table_id: int, hot: tuple[TableState, list[PlayerState], Match | None] | None
+    ) -> TableChange:
+        if hot is None:
+            try:
+                loaded = await self.store.load(table_id)
+            except Unavailable:
+                raise unavailable() from None
+            if loaded is None:
+                raise not_found()
+            table, players = loaded
+            match = Match.from_dict(table.state) if table.state else None
+            table.state = None
+        else:
+            table, players, match = hot
+        return TableChange(table, players, match, old_version=table.version)
+
+    async def _write(self, tx: TableChange) -> bool:
+        try:
+            written = await self.store.write(tx.to_write())
+        except (MoveIdClash, Busy) as exc:
+            log.info("table %s: concurrent write refused (%s)", tx.table.id, type(exc).__name__)
+            raise conflict() from None
+        except Unavailable:
+            raise unavailable() from None
+        finally:
+            tx.table.state = None  # memory keeps the Match; the dict was for the write
+        if written:
+            tx.table.version = tx.old_version + 1
+            if log.isEnabledFor(logging.INFO):
+                log.info(
+                    "table %s: committed seq %s..%s (%s)",
+                    tx.table.id,
+                    tx.events[0].seq,
+                    tx.events[-1].seq,
+                    ",".join(e.kind for e in tx.events),
+                )
+        return written
+
+    def _remember(self, tx: TableChange) -> None:
+        self._hot[tx.table.id] = (tx.table, tx.players, tx.match)
+        if len(self._hot) > HOT_TABLES_MAX:
+            del self._hot[next(iter(self._hot))]
+
+    async def _deliver(self, tx: TableChange) -> None:
+        if self.deliver is None:
+            return
+        try:
+            await self.deliver(Committed(tx.table, tx.players, tx.match, tx.events))
+        except Exception as exc:  # delivery must never undo a commit: clients catch up
+            log.warning(
+                "delivery of table %s failed (%s); it catches up from the database",
+                tx.table.id,
+                type(exc).__name__,
+            )
+
+    def forget(self, table_id: int | None, seq: int | None = None) -> None:
+        """A commit seen on the database (NOTIFY): forget the table if memory is behind
+        (``None``: notifications may have been missed, forget every table). Only saves
+        work: the version check is what keeps remembered state from being written."""
+        if table_id is None:
+            self._hot.clear()
+            return
+        hot = self._hot.get(table_id)
+        if hot is not None and (seq is None or seq > hot[0].seq):
+            del self._hot[table_id]
