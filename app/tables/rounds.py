@@ -13,6 +13,14 @@ from app.tables.change import TableChange
 from app.tables.errors import TableError
 
 
+def dealt(match: Match) -> dict[str, object]:
+    """The round just dealt — every hand and the stock in drawing order (R5, R6) — as
+    stored with its event, so the record of a table replays exactly. Hidden: the
+    projection's whitelist never lets it out (app/realtime/frames.py)."""
+    rnd = match.to_dict()["round"]
+    return {"hands": rnd["hands"], "stock": rnd["stock"], "starter": rnd["starter"]}
+
+
 def start(tx: TableChange, player: PlayerState, rng: random.Random) -> None:
     """The host starts the match once every seat is filled (R2)."""
     if player.seat != tx.table.host_seat:
@@ -39,6 +47,7 @@ def new_match(tx: TableChange, kind: str, rng: random.Random) -> None:
             "match": tx.table.match_number,
             "round": 1,
             "starter": tx.match.round.starter,
+            "deal": dealt(tx.match),
         },
     )
 
@@ -58,7 +67,12 @@ def deal_next(tx: TableChange, rng: random.Random) -> None:
     tx.table.round_over_at = None
     tx.emit(
         "round_started",
-        {"type": "round_started", "round": event["round"], "starter": event["starter"]},
+        {
+            "type": "round_started",
+            "round": event["round"],
+            "starter": event["starter"],
+            "deal": dealt(m),
+        },
     )
 
 

@@ -6,7 +6,13 @@ once the round is settled — every hand (R22). The stock and other hands never.
 
 The check walks *every* string (keys and values) of *every* frame a recipient received,
 extracts every tile notation in it, and checks each tile against the set known to that
-recipient at the frame's seq, using the true state stored with that seq.
+recipient at the frame's seq, using the true state at that seq (replayed through the
+engine from the stored events: ``support.replay_states``).
+
+It also rebuilds the recipient's view from its snapshot and the patches that follow, as
+a client written from docs/protocol.md would, and checks that at every frame carrying a
+view or a patch the rebuilt view is exactly the engine's projection of the true state
+for that recipient (``view_for``, descriptions aside).
 """
 
 from __future__ import annotations
@@ -14,6 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+
+from app.engine import Match, view_for
+
+from .support import apply_patch
+
+DESCRIPTIONS = ("description", "description_uk")
 
 TILE = re.compile(r"(?<![0-9])([0-6])\s*\|\s*([0-6])(?![0-9])")
 
@@ -63,8 +75,10 @@ def hidden_from(state: dict[str, Any], recipient: int | None) -> set[str]:
 
 def check_frames(frames: list[dict[str, Any]], recipient: int | None,
                  states: dict[int, dict[str, Any] | None], label: str) -> int:
-    """Assert no frame names a tile unknown to ``recipient``; returns frames checked."""
+    """Assert no frame names a tile unknown to ``recipient`` and every view the frames
+    build is the true one; returns frames checked."""
     seq = None
+    view: dict[str, Any] | None = None
     checked = 0
     for i, frame in enumerate(frames):
         kind = frame["type"]
@@ -78,11 +92,28 @@ def check_frames(frames: list[dict[str, Any]], recipient: int | None,
             for item in missed:
                 _check(item, states[item["seq"]], recipient, f"{label} frame {i} missed")
             _check(body, states[seq], recipient, f"{label} frame {i}")
+            view = frame["view"]
+            _check_view(view, states[seq], recipient, f"{label} frame {i} (snapshot)")
         else:
             _check(frame, states.get(seq) if seq is not None else None, recipient,
                    f"{label} frame {i} ({kind})")
+            if kind == "event" and ("view" in frame or "view_patch" in frame):
+                if "view" in frame:
+                    view = frame["view"]
+                else:
+                    assert view is not None, f"{label} frame {i}: a patch with no view"
+                    view = apply_patch(view, frame["view_patch"])
+                _check_view(view, states[frame["seq"]], recipient, f"{label} frame {i}")
         checked += 1
     return checked
+
+
+def _check_view(view: dict[str, Any] | None, state: dict[str, Any] | None,
+                recipient: int | None, where: str) -> None:
+    expected = view_for(Match.from_dict(state), recipient) if state is not None else None
+    strip = lambda v: None if v is None else {k: x for k, x in v.items()  # noqa: E731
+                                               if k not in DESCRIPTIONS}
+    assert strip(view) == strip(expected), f"{where}: the view is not the true projection"
 
 
 def _check(obj: Any, state: dict[str, Any] | None, recipient: int | None, where: str) -> None:

@@ -222,6 +222,30 @@ def read_events(database_url: str, code: str) -> dict[int, dict[str, Any]]:
     return {r[0]: {"kind": r[1], "payload": r[2], "move_id": r[3]} for r in rows}
 
 
+def replay_states(events: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any] | None]:
+    """The true match state after every seq, replayed through the engine from the stored
+    events alone: each deal is stored with its event (``deal``: hands, stock order,
+    starter), every move (automatic passes too) with its seat and notation."""
+    states: dict[int, dict[str, Any] | None] = {}
+    match: Match | None = None
+    for seq in sorted(events):
+        payload = events[seq]["payload"]
+        kind = payload.get("type")
+        if kind in ("started", "rematch_started"):
+            deal = payload["deal"]
+            match = Match.from_deal(deal["hands"], deal["stock"], deal["starter"])
+        elif kind == "round_started":
+            assert match is not None
+            deal = payload["deal"]
+            match.next_round_from_deal(deal["hands"], deal["stock"],
+                                       None if match.round.result == "domino" else deal["starter"])
+        elif kind == "move":
+            assert match is not None
+            match.play(payload["seat"], payload["move"])
+        states[seq] = match.to_dict() if match is not None else None
+    return states
+
+
 def read_state(database_url: str, code: str) -> dict[str, Any]:
     """A table's stored match state (server-side truth)."""
     with psycopg.connect(libpq_dsn(database_url)) as conn:
@@ -235,6 +259,7 @@ async def rig_deal(service_or_url: Any, code: str, hands: list[list[str]], stock
     """Replace the current round of a started table with an explicit deal (test setup):
     the table's snapshot, with a version bump, as a write by another process would."""
     state = Match.from_deal(hands, stock, starter).to_dict()
+    deal = {"hands": hands, "stock": stock, "starter": starter}
     url = service_or_url
     if url.startswith("sqlite"):
         import sqlite3
@@ -244,8 +269,21 @@ async def rig_deal(service_or_url: Any, code: str, hands: list[list[str]], stock
         with conn:
             conn.execute("UPDATE game_tables SET state=?, version=version+1 WHERE code=?",
                          (json.dumps(state), code))
+            conn.execute(_RIG_EVENT.format(set="json_set(payload, '$.deal', json(?))", code="?"),
+                         (json.dumps(deal), code))
         conn.close()
         return
     with psycopg.connect(libpq_dsn(url)) as conn:
         conn.execute("UPDATE game_tables SET state=%s, version=version+1 WHERE code=%s",
                      (json.dumps(state), code))
+        conn.execute(_RIG_EVENT.format(set="jsonb_set(payload, '{deal}', %s::jsonb)",
+                                       code="%s"), (json.dumps(deal), code))
+
+
+#: the newest deal event of a table gets the rigged deal, so replays agree with the state
+_RIG_EVENT = (
+    "UPDATE table_events SET payload = {set}"
+    " WHERE table_id = (SELECT id FROM game_tables WHERE code = {code}) AND seq = (SELECT max(seq)"
+    " FROM table_events e WHERE e.table_id = table_events.table_id AND e.kind IN"
+    " ('started', 'round_started', 'rematch_started'))"
+)

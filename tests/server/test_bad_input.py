@@ -31,7 +31,7 @@ async def test_bad_frames_get_an_error_and_change_nothing(
     before = await _seq(http, code)
     c = await WsClient(f"{live.ws}/ws/tables/{code}?token={tokens[0]}").connect()
     err = await c.request(frame, ("error",))
-    assert err["code"] in ("bad_message", "illegal_move", "not_your_turn"), err
+    assert err["code"] in ("bad_message", "bad_notation", "illegal_move", "not_your_turn"), err
     assert await c.request({"type": "ping"}, ("pong",)) == {"type": "pong"}  # still alive
     assert await _seq(http, code) == before
     await c.close()

@@ -146,15 +146,14 @@ async def test_after_commit_notify_lost_is_caught_up(pg_url: str) -> None:
     """FIVEUP_NOTIFY=after_commit: a process that dies between its commit and its NOTIFY
     (simulated: its notifier never sends) still gets the event to other processes'
     sockets — their periodic check against the database catches up."""
-    from app.db.session import make_engine, make_sessionmaker
+    from app.core.urls import libpq_dsn
+    from app.db.pg_store import PgStore
     from app.tables.service import TableService
 
     server = ServerProcess(pg_url, FIVEUP_NOTIFY="after_commit").start()
-    engine = make_engine(pg_url)
-    silent = TableService(make_sessionmaker(engine), postgres=True, next_round_seconds=0,
-                          notify_after_commit=True)
-    assert silent.store.notifier is not None  # type: ignore[union-attr]
-    silent.store.notifier.send = lambda payload: None  # type: ignore[union-attr,method-assign]
+    # NOTIFY after commit, and the process "dies" before sending it: nothing is sent
+    silent = TableService(PgStore(libpq_dsn(pg_url), notify_in_transaction=False),
+                          next_round_seconds=0)
     try:
         async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
             code, tokens = await seat_table(http, 2)
@@ -170,5 +169,4 @@ async def test_after_commit_notify_lost_is_caught_up(pg_url: str) -> None:
             await c.wait_for(lambda c: c.last_seq >= result.seq, timeout=15)
     finally:
         await silent.close()
-        await engine.dispose()
         server.kill()

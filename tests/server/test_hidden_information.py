@@ -13,7 +13,7 @@ import pytest
 
 from .helpers import greedy_choice
 from .oracle import check_frames, hidden_from, tiles_named
-from .support import ServerProcess, WsClient, read_events, seat_table
+from .support import ServerProcess, WsClient, read_events, replay_states, seat_table
 
 
 async def play_match_over_websockets(live: ServerProcess, http: httpx.AsyncClient, players: int,
@@ -90,7 +90,7 @@ async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
     ))
     for code, clients in results:
         events = read_events(live.database_url, code)
-        states = {seq: row["state"] for seq, row in events.items()}
+        states = replay_states(events)
         assert list(states) == list(range(1, len(states) + 1))  # gapless log
         assert any(s and s["over"] for s in states.values())  # a match was played out
         total = 0

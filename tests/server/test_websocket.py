@@ -7,7 +7,7 @@ import uuid
 import httpx
 import pytest
 
-from .support import ServerProcess, WsClient, read_events, seat_table
+from .support import ServerProcess, WsClient, read_events, replay_states, seat_table
 
 
 def _url(live: ServerProcess, code: str, token: str | None = None) -> str:
@@ -90,7 +90,8 @@ async def test_move_is_acknowledged_and_broadcast_in_seq_order(live: ServerProce
     await spec.wait_for(lambda c: c.last_seq == seq + 1)
     ev = spec.frames[-1]
     assert ev["type"] == "event" and ev["event"]["move"] == legal["move"]
-    assert ev["view"]["layout"]["tiles"][0]["tile"] == legal["tile"]
+    assert spec.view["layout"]["tiles"][0]["tile"] == legal["tile"]  # type: ignore[index]
+    assert "view_patch" in ev and "view" not in ev  # a patch, not the whole view
     for c in (mover, spec):
         await c.close()
 
@@ -230,7 +231,7 @@ async def test_next_round_waits_until_every_seat_is_ready(pg_url: str) -> None:
             assert c.table["next_round_at"] is None  # type: ignore[index]
         kinds = [f["event"]["type"] for f in seats[0].frames[-3:] if f["type"] == "event"]
         assert kinds[-2:] == ["ready", "round_started"]
-        states = {s: r["state"] for s, r in read_events(pg_url, code).items()}
+        states = replay_states(read_events(pg_url, code))
         for i, c in enumerate(seats):
             check_frames(c.frames, i, states, c.label)
             await c.close()
