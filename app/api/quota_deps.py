@@ -1,7 +1,8 @@
 """FastAPI dependencies that apply the quotas of ``app/core/quotas.py`` to HTTP routes.
 
 A refused request gets ``429 {"detail": {"code": "rate_limited", "message": ...}}`` with
-a ``Retry-After`` header (seconds). The client address is ``request.client.host``:
+a ``Retry-After`` header (seconds): an ``HTTPException(429)``, which
+``app/api/errors.py`` renders with the code ``rate_limited``. The client address is ``request.client.host``:
 uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
 ``FIVEUP_FORWARDED_ALLOW_IPS`` (``app/core/serving.py``).
 
@@ -33,10 +34,7 @@ def rate_limited(verdict: Verdict) -> HTTPException:
     """The 429 answer for a refused verdict."""
     return HTTPException(
         status_code=429,
-        detail={
-            "code": "rate_limited",
-            "message": f"too many requests ({verdict.limit}); retry in {verdict.retry_after} s",
-        },
+        detail=f"too many requests ({verdict.limit}); retry in {verdict.retry_after} s",
         headers={"Retry-After": str(verdict.retry_after)},
     )
 
