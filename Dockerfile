@@ -17,10 +17,12 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
     && pip install -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 
-# The application. It is installed in place (-e): the app finds static/, migrations/
-# and alembic.ini next to its own package (app/core/settings.py, app/db/migrate.py).
-COPY . .
-RUN pip install --no-deps -e . \
+# The application, installed as a package (not in place): the wheel carries the
+# migrations and the browser client inside `app` (pyproject.toml; found at run time by
+# app/core/resources.py), so the source tree is not kept in the image.
+COPY . /tmp/fiveup-src
+RUN pip install --no-deps /tmp/fiveup-src \
+    && rm -rf /tmp/fiveup-src \
     && useradd --system --uid 10001 --home-dir /srv/fiveup fiveup \
     && mkdir -p /data && chown fiveup /data
 

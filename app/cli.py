@@ -1,4 +1,5 @@
-"""The ``fiveup`` console script: ``fiveup migrate`` and ``fiveup serve``."""
+"""The ``fiveup`` console script: ``fiveup migrate``, ``fiveup serve`` and
+``fiveup record check|replay FILE`` (records need no database)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 
 from app.core.settings import get_settings
+from app.core.urls import is_postgres
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,9 +18,23 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="migrate, then serve HTTP + WebSocket with uvicorn")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=1,
+        help="uvicorn worker processes on the one database (default 1)",
+    )
+    from app.records import cli as record_cli
+
+    record_cli.add_parser(sub)
     args = parser.parse_args(argv)
+    if args.command == "record":
+        return record_cli.run(args.action, args.file)
 
     settings = get_settings()
+    if args.command == "serve" and args.workers > 1 and not is_postgres(settings.database_url):
+        # Processes learn of each other's moves through PostgreSQL's LISTEN/NOTIFY.
+        parser.error("--workers above 1 needs PostgreSQL (DATABASE_URL=postgresql://...)")
     from app.db.migrate import migrate_to_head
 
     migrate_to_head(settings.database_url)
@@ -26,15 +42,32 @@ def main(argv: list[str] | None = None) -> int:
         print("database is at the newest schema")
         return 0
 
+    return _serve(args.host, args.port, args.workers)
+
+
+def _positive_int(text: str) -> int:
+    """argparse type for ``--workers``: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _serve(host: str, port: int, workers: int) -> int:
+    """uvicorn on the (already migrated) database. The app is given as an import string
+    and a factory, so that each of the ``workers`` processes builds its own from the
+    same environment (``app.main:create_app`` reads the settings from it)."""
     import uvicorn
 
-    from app.main import create_app
-
+    settings = get_settings()
     uvicorn.run(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
+        "app.main:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
         ws_max_size=settings.max_frame_bytes,
+        ws_per_message_deflate=settings.ws_deflate,
         log_level=settings.log_level.lower(),
         proxy_headers=True,
     )

@@ -9,9 +9,9 @@ them (tests/server/test_contracts.py).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 
 from app.core.security import NAME_MAX, TABLE_NAME_MAX
 
@@ -22,6 +22,18 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def _integral(value: object) -> object:
+    """JSON numbers compare by value: ``2.0`` is the integer 2 (as in JSON Schema);
+    ``2.5``, strings and booleans are not integers."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: an integer as JSON Schema defines one (2 and 2.0 alike), never a string or a boolean
+JsonInt = Annotated[StrictInt, BeforeValidator(_integral)]
+
+
 # -- requests ------------------------------------------------------------------------------
 class CreateTable(_Request):
     name: str = Field(
@@ -29,7 +41,9 @@ class CreateTable(_Request):
         max_length=TABLE_NAME_MAX,
         description="table name, 1-40 characters after stripping",
     )
-    players: Literal[2, 3, 4] = Field(description="R2: two, three or four players")
+    players: Annotated[Literal[2, 3, 4], BeforeValidator(_integral)] = Field(
+        description="R2: two, three or four players"
+    )
     public: StrictBool = True
     host_name: str = Field(
         min_length=1,
@@ -44,11 +58,11 @@ class JoinTable(_Request):
         max_length=NAME_MAX,
         description="display name, 1-24 characters after stripping",
     )
-    seat: StrictInt = Field(ge=0, le=3, description="a free seat, 0..players-1 (else 400 bad_seat)")
+    seat: JsonInt = Field(ge=0, le=3, description="a free seat, 0..players-1 (else 400 bad_seat)")
 
 
 class SeatRequest(_Request):
-    seat: StrictInt = Field(ge=0, le=3, description="a seat, 0..players-1 (else 400 bad_seat)")
+    seat: JsonInt = Field(ge=0, le=3, description="a seat, 0..players-1 (else 400 bad_seat)")
 
 
 # -- responses -----------------------------------------------------------------------------

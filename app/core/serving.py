@@ -8,13 +8,19 @@
   ``FIVEUP_FORWARDED_ALLOW_IPS`` (none by default: the socket peer is the client);
 * header and body read deadlines and a header size limit (``app/core/slow_clients.py``);
 * keep-alive timeout, concurrency limit, listen backlog;
-* WebSocket frame size, inbound queue, protocol pings, no permessage-deflate (its
-  compression state is most of an idle socket's memory).
+* WebSocket frame size, inbound queue, protocol pings, permessage-deflate only if
+  ``FIVEUP_WS_DEFLATE`` (its compression state is most of an idle socket's memory).
+
+The options can be pickled (uvicorn sends them to each ``--workers`` process). Works
+with an import string too: ``uvicorn.run("app.main:create_app", factory=True,
+workers=n, host=..., port=..., **uvicorn_options(settings))``.
 
 >>> from app.core.settings import Settings
 >>> options = uvicorn_options(Settings(forwarded_allow_ips=""))
 >>> options["proxy_headers"], options["timeout_keep_alive"], options["ws_per_message_deflate"]
 (False, 5, False)
+>>> import pickle; pickle.loads(pickle.dumps(options))["http"].__name__
+'DeadlineHttpToolsProtocol'
 >>> o = uvicorn_options(Settings(forwarded_allow_ips="10.0.0.2, 10.0.1.0/24"))
 >>> o["proxy_headers"], o["forwarded_allow_ips"]
 (True, ['10.0.0.2', '10.0.1.0/24'])
@@ -26,7 +32,7 @@ import math
 from typing import Any
 
 from app.core.settings import Settings
-from app.core.slow_clients import deadline_protocol
+from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits
 
 #: inbound WebSocket frames uvicorn buffers per socket before it stops reading
 WS_MAX_QUEUE = 16
@@ -44,10 +50,10 @@ def trusted_proxies(setting: str) -> list[str]:
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """Keyword arguments for ``uvicorn.run``/``uvicorn.Config`` (all but app, host, port)."""
     proxies = trusted_proxies(settings.forwarded_allow_ips)
+    # this process's limits; --workers processes read the same from the environment
+    DeadlineHttpToolsProtocol.configure(SlowClientLimits.from_settings(settings))
     options: dict[str, Any] = {
-        "http": deadline_protocol(
-            settings.header_timeout, settings.body_timeout, settings.max_header_bytes
-        ),
+        "http": DeadlineHttpToolsProtocol,
         "proxy_headers": bool(proxies),
         "timeout_keep_alive": max(1, math.ceil(settings.keepalive_timeout)),
         "limit_concurrency": settings.limit_concurrency,
@@ -57,7 +63,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_max_queue": WS_MAX_QUEUE,
         "ws_ping_interval": settings.ws_ping_interval,
         "ws_ping_timeout": settings.ws_ping_timeout,
-        "ws_per_message_deflate": False,
+        "ws_per_message_deflate": settings.ws_deflate,
         "log_level": settings.log_level.lower(),
         "server_header": False,
     }

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from app.core.resources import bundled_dir
 
 
 class Settings(BaseSettings):
@@ -23,7 +23,9 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_URL", "FIVEUP_DATABASE_URL"),
     )
     next_round_seconds: float = 8.0
-    static_dir: Path = REPO_ROOT / "static"
+    #: the browser client: inside the installed package, or the checkout's static/
+    #: (app/core/resources.py)
+    static_dir: Path = Field(default_factory=lambda: bundled_dir("static"))
     max_frame_bytes: int = 16384
     log_level: str = "INFO"
     #: PostgreSQL connections for the hot path's writes (app/db/store.py). A commit
@@ -34,6 +36,9 @@ class Settings(BaseSettings):
     #: with the commit) or ``after_commit`` (sent right after it, batched; faster under
     #: load, see app/db/store.py PgNotifier for the trade-off)
     notify: Literal["in_transaction", "after_commit"] = "in_transaction"
+    #: WebSocket permessage-deflate (``FIVEUP_WS_DEFLATE``). Off by default: it keeps tens
+    #: of KB of compression state per open socket on the server and costs CPU per frame.
+    ws_deflate: bool = False
 
     # --- Hardening for the open internet (issue 10): quotas, HTTP limits, headers.
     # Documented in docs/configuration.md and docs/deployment.md. Rates use the `limits`

@@ -3,9 +3,9 @@
 uvicorn has a keep-alive timeout but no limit on how long a client may take to send a
 request: a connection that trickles its headers (or its body) one byte at a time stays
 open for ever, and a few hundred of them hold the process's sockets and memory (issue
-10, finding 7). ``deadline_protocol(...)`` returns a subclass of uvicorn's httptools
-protocol, selected with ``uvicorn.run(..., http=<class>)`` (``app/core/serving.py``
-does this), that enforces three things per request:
+10, finding 7). ``DeadlineHttpToolsProtocol`` is uvicorn's httptools protocol plus three
+limits per request, selected with ``uvicorn.run(..., http=DeadlineHttpToolsProtocol)``
+(``app/core/serving.py`` does this and sets the limits from the settings):
 
 * **header deadline** — the request line and headers must arrive within
   ``header_timeout`` seconds, counted from the connection (or from the first byte of
@@ -26,26 +26,61 @@ headers, nor the body of a request the application answers without reading.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
+from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from app.core.settings import Settings, get_settings
 
-class DeadlineHttpToolsProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with header/body deadlines and a header size limit.
 
-    The limits are class attributes; ``deadline_protocol`` makes a configured subclass.
-    """
+@dataclass(frozen=True)
+class SlowClientLimits:
+    """The three limits, in seconds and bytes."""
 
     header_timeout: float = 10.0
     body_timeout: float = 15.0
     max_header_bytes: int = 16384
 
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SlowClientLimits:
+        return cls(settings.header_timeout, settings.body_timeout, settings.max_header_bytes)
+
+
+class DeadlineHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with header/body deadlines and a header size limit.
+
+    A module-level class (uvicorn pickles its config, ``http=`` included, for each
+    ``--workers`` process), so the limits are not baked into a subclass: ``configure``
+    sets them for this process, and a process where nobody did (a spawned worker) reads
+    them from the environment's settings, which ``fiveup serve`` was started with.
+    """
+
+    limits: ClassVar[SlowClientLimits | None] = None
+
+    @classmethod
+    def configure(cls, limits: SlowClientLimits) -> None:
+        cls.limits = limits
+
+    @classmethod
+    def current_limits(cls) -> SlowClientLimits:
+        if cls.limits is None:
+            cls.limits = SlowClientLimits.from_settings(get_settings())
+        return cls.limits
+
+    header_timeout: float
+    body_timeout: float
+    max_header_bytes: int
     _deadline: asyncio.TimerHandle | None = None
     _in_headers: bool = False
     _header_bytes: int = 0
     _upgraded: bool = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        limits = self.current_limits()
+        self.header_timeout = limits.header_timeout
+        self.body_timeout = limits.body_timeout
+        self.max_header_bytes = limits.max_header_bytes
         super().connection_made(transport)  # type: ignore[arg-type]
         self._begin_headers()
 
@@ -120,18 +155,3 @@ class DeadlineHttpToolsProtocol(HttpToolsProtocol):
             self.cycle.keep_alive = False
             self.cycle.message_event.set()
         self.transport.close()
-
-
-def deadline_protocol(
-    header_timeout: float, body_timeout: float, max_header_bytes: int
-) -> type[DeadlineHttpToolsProtocol]:
-    """A ``DeadlineHttpToolsProtocol`` subclass with these limits (for ``http=``)."""
-    return type(
-        "ConfiguredDeadlineHttpToolsProtocol",
-        (DeadlineHttpToolsProtocol,),
-        {
-            "header_timeout": header_timeout,
-            "body_timeout": body_timeout,
-            "max_header_bytes": max_header_bytes,
-        },
-    )

@@ -11,8 +11,9 @@ from app.engine.views import legal_entries
 from app.tables.service import TableService
 
 
-async def seated(svc: TableService, players: int, start: bool = True,
-                 public: bool = True) -> tuple[str, int, list[str]]:
+async def seated(
+    svc: TableService, players: int, start: bool = True, public: bool = True
+) -> tuple[str, int, list[str]]:
     """A table with every seat taken (host at 0). Returns (code, table_id, tokens)."""
     created = await svc.create("Test", players, public, "Host")
     tokens = [created.token]
@@ -32,14 +33,14 @@ async def current_match(svc: TableService, code: str) -> tuple[Match, TableState
     return Match.from_dict(loaded[0].state), loaded[0]
 
 
-async def play_random_move(svc: TableService, code: str, table_id: int, tokens: list[str],
-                           rng: random.Random) -> None:
+async def play_random_move(
+    svc: TableService, code: str, table_id: int, tokens: list[str], rng: random.Random
+) -> None:
     """The seat to move plays a greedy legal move (most points, ties at random)."""
     m, table = await current_match(svc, code)
     seat = m.turn
     assert seat is not None
-    await svc.act(table_id, tokens[seat], greedy_choice(legal_entries(m, seat), rng),
-                  seq=table.seq)
+    await svc.act(table_id, tokens[seat], greedy_choice(legal_entries(m, seat), rng), seq=table.seq)
 
 
 def greedy_choice(legal: list[dict[str, Any]], rng: random.Random) -> str:

@@ -73,8 +73,12 @@ def hidden_from(state: dict[str, Any], recipient: int | None) -> set[str]:
     return all_tiles - known_tiles(state, recipient)
 
 
-def check_frames(frames: list[dict[str, Any]], recipient: int | None,
-                 states: dict[int, dict[str, Any] | None], label: str) -> int:
+def check_frames(
+    frames: list[dict[str, Any]],
+    recipient: int | None,
+    states: dict[int, dict[str, Any] | None],
+    label: str,
+) -> int:
     """Assert no frame names a tile unknown to ``recipient`` and every view the frames
     build is the true one; returns frames checked."""
     seq = None
@@ -95,8 +99,12 @@ def check_frames(frames: list[dict[str, Any]], recipient: int | None,
             view = frame["view"]
             _check_view(view, states[seq], recipient, f"{label} frame {i} (snapshot)")
         else:
-            _check(frame, states.get(seq) if seq is not None else None, recipient,
-                   f"{label} frame {i} ({kind})")
+            _check(
+                frame,
+                states.get(seq) if seq is not None else None,
+                recipient,
+                f"{label} frame {i} ({kind})",
+            )
             if kind == "event" and ("view" in frame or "view_patch" in frame):
                 if "view" in frame:
                     view = frame["view"]
@@ -108,11 +116,14 @@ def check_frames(frames: list[dict[str, Any]], recipient: int | None,
     return checked
 
 
-def _check_view(view: dict[str, Any] | None, state: dict[str, Any] | None,
-                recipient: int | None, where: str) -> None:
+def _check_view(
+    view: dict[str, Any] | None, state: dict[str, Any] | None, recipient: int | None, where: str
+) -> None:
     expected = view_for(Match.from_dict(state), recipient) if state is not None else None
-    strip = lambda v: None if v is None else {k: x for k, x in v.items()  # noqa: E731
-                                               if k not in DESCRIPTIONS}
+
+    def strip(v: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if v is None else {k: x for k, x in v.items() if k not in DESCRIPTIONS}
+
     assert strip(view) == strip(expected), f"{where}: the view is not the true projection"
 
 

@@ -55,10 +55,25 @@ class ServerProcess:
         env = {**os.environ, **self.env, "DATABASE_URL": self.database_url}
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-             "--host", "127.0.0.1", "--port", str(self.port), "--ws-max-size", "16384",
-             "--log-level", "warning"],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:create_app",
+                "--factory",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--ws-max-size",
+                "16384",
+                "--log-level",
+                "warning",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -152,8 +167,9 @@ class WsClient:
         assert self.conn is not None
         await self.conn.send(obj if isinstance(obj, str | bytes) else json.dumps(obj))
 
-    async def request(self, obj: dict[str, Any], types: tuple[str, ...], timeout: float = 20
-                      ) -> dict[str, Any]:
+    async def request(
+        self, obj: dict[str, Any], types: tuple[str, ...], timeout: float = 20
+    ) -> dict[str, Any]:
         """Send a frame and return the next frame of one of ``types`` received after it."""
         start = len(self.frames)
         await self.send(obj)
@@ -193,11 +209,14 @@ def apply_patch(obj: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def seat_table(http: httpx.AsyncClient, players: int, public: bool = True,
-                     start: bool = True) -> tuple[str, list[str]]:
+async def seat_table(
+    http: httpx.AsyncClient, players: int, public: bool = True, start: bool = True
+) -> tuple[str, list[str]]:
     """Create a table, fill every seat over HTTP, optionally start. Returns (code, tokens)."""
-    r = await http.post("/api/tables", json={"name": f"t{players}", "players": players,
-                                             "public": public, "host_name": "Host"})
+    r = await http.post(
+        "/api/tables",
+        json={"name": f"t{players}", "players": players, "public": public, "host_name": "Host"},
+    )
     assert r.status_code == 201, r.text
     code, tokens = r.json()["code"], [r.json()["token"]]
     for seat in range(1, players):
@@ -205,8 +224,9 @@ async def seat_table(http: httpx.AsyncClient, players: int, public: bool = True,
         assert r.status_code == 200, r.text
         tokens.append(r.json()["token"])
     if start:
-        r = await http.post(f"/api/tables/{code}/start",
-                            headers={"Authorization": f"Bearer {tokens[0]}"})
+        r = await http.post(
+            f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {tokens[0]}"}
+        )
         assert r.status_code == 200, r.text
     return code, tokens
 
@@ -237,8 +257,11 @@ def replay_states(events: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]
         elif kind == "round_started":
             assert match is not None
             deal = payload["deal"]
-            match.next_round_from_deal(deal["hands"], deal["stock"],
-                                       None if match.round.result == "domino" else deal["starter"])
+            match.next_round_from_deal(
+                deal["hands"],
+                deal["stock"],
+                None if match.round.result == "domino" else deal["starter"],
+            )
         elif kind == "move":
             assert match is not None
             match.play(payload["seat"], payload["move"])
@@ -254,8 +277,9 @@ def read_state(database_url: str, code: str) -> dict[str, Any]:
     return dict(row[0])
 
 
-async def rig_deal(service_or_url: Any, code: str, hands: list[list[str]], stock: list[str],
-                   starter: int) -> None:
+async def rig_deal(
+    service_or_url: Any, code: str, hands: list[list[str]], stock: list[str], starter: int
+) -> None:
     """Replace the current round of a started table with an explicit deal (test setup):
     the table's snapshot, with a version bump, as a write by another process would."""
     state = Match.from_deal(hands, stock, starter).to_dict()
@@ -267,17 +291,25 @@ async def rig_deal(service_or_url: Any, code: str, hands: list[list[str]], stock
         path = url.split("///", 1)[1]
         conn = sqlite3.connect(path)
         with conn:
-            conn.execute("UPDATE game_tables SET state=?, version=version+1 WHERE code=?",
-                         (json.dumps(state), code))
-            conn.execute(_RIG_EVENT.format(set="json_set(payload, '$.deal', json(?))", code="?"),
-                         (json.dumps(deal), code))
+            conn.execute(
+                "UPDATE game_tables SET state=?, version=version+1 WHERE code=?",
+                (json.dumps(state), code),
+            )
+            conn.execute(
+                _RIG_EVENT.format(set="json_set(payload, '$.deal', json(?))", code="?"),
+                (json.dumps(deal), code),
+            )
         conn.close()
         return
     with psycopg.connect(libpq_dsn(url)) as conn:
-        conn.execute("UPDATE game_tables SET state=%s, version=version+1 WHERE code=%s",
-                     (json.dumps(state), code))
-        conn.execute(_RIG_EVENT.format(set="jsonb_set(payload, '{deal}', %s::jsonb)",
-                                       code="%s"), (json.dumps(deal), code))
+        conn.execute(
+            "UPDATE game_tables SET state=%s, version=version+1 WHERE code=%s",
+            (json.dumps(state), code),
+        )
+        conn.execute(
+            _RIG_EVENT.format(set="jsonb_set(payload, '{deal}', %s::jsonb)", code="%s"),
+            (json.dumps(deal), code),
+        )
 
 
 #: the newest deal event of a table gets the rigged deal, so replays agree with the state

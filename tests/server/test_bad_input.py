@@ -17,13 +17,27 @@ async def _seq(http: httpx.AsyncClient, code: str) -> int:
     return int((await http.get(f"/api/tables/{code}")).json()["seq"])
 
 
-@pytest.mark.parametrize("frame", [
-    "{not json", "[]", "42", '"move"', "null", '{"no_type": 1}', '{"type": 5}',
-    '{"type": "teleport"}', '{"type": "move"}', '{"type": "move", "move": 12}',
-    '{"type": "move", "move": "draw", "seq": "3"}', '{"type": "move", "move": ["draw"]}',
-    '{"type": "move", "move": "draw", "move_id": {"a": 1}}', '{"type": "resync", "last_seq": "x"}',
-    "[" * 5000 + "]" * 5000, '{"type": "move", "move": "\\u0000"}',
-])
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "{not json",
+        "[]",
+        "42",
+        '"move"',
+        "null",
+        '{"no_type": 1}',
+        '{"type": 5}',
+        '{"type": "teleport"}',
+        '{"type": "move"}',
+        '{"type": "move", "move": 12}',
+        '{"type": "move", "move": "draw", "seq": "3"}',
+        '{"type": "move", "move": ["draw"]}',
+        '{"type": "move", "move": "draw", "move_id": {"a": 1}}',
+        '{"type": "resync", "last_seq": "x"}',
+        "[" * 5000 + "]" * 5000,
+        '{"type": "move", "move": "\\u0000"}',
+    ],
+)
 async def test_bad_frames_get_an_error_and_change_nothing(
     live: ServerProcess, http: httpx.AsyncClient, frame: str
 ) -> None:
@@ -37,8 +51,9 @@ async def test_bad_frames_get_an_error_and_change_nothing(
     await c.close()
 
 
-async def test_repeated_bad_frames_close_with_4400(live: ServerProcess,
-                                                   http: httpx.AsyncClient) -> None:
+async def test_repeated_bad_frames_close_with_4400(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     code, _ = await seat_table(http, 2)
     c = await WsClient(f"{live.ws}/ws/tables/{code}").connect()
     for _ in range(10):
@@ -56,7 +71,9 @@ async def test_binary_frame_closes_with_4400(live: ServerProcess, http: httpx.As
     assert c.closed is not None and c.closed[0] == 4400
 
 
-async def test_oversized_frame_closes_with_1009(live: ServerProcess, http: httpx.AsyncClient) -> None:
+async def test_oversized_frame_closes_with_1009(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     code, tokens = await seat_table(http, 2)
     before = await _seq(http, code)
     c = await WsClient(f"{live.ws}/ws/tables/{code}?token={tokens[0]}").connect()
@@ -67,28 +84,36 @@ async def test_oversized_frame_closes_with_1009(live: ServerProcess, http: httpx
     assert (await http.get("/healthz")).status_code == 200
 
 
-@pytest.mark.parametrize("body", [
-    "{broken", "[]", '{"name": "t", "players": 5, "public": true, "host_name": "a"}',
-    '{"name": "t", "players": "2", "public": true, "host_name": "a"}',
-    '{"name": "t", "players": 2, "public": "yes", "host_name": "a"}',
-    '{"name": "t", "players": 2, "public": true}',
-    '{"name": "t", "players": 2, "public": true, "host_name": "' + "x" * 25 + '"}',
-    '{"name": "t", "players": 2, "public": true, "host_name": "a\\u0000b"}',
-    '{"name": "t", "players": 2, "public": true, "host_name": "   "}',
-    '{"name": "", "players": 2, "public": true, "host_name": "a"}',
-    '{"name": "t", "players": 2, "public": true, "host_name": "a", "admin": true}',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{broken",
+        "[]",
+        '{"name": "t", "players": 5, "public": true, "host_name": "a"}',
+        '{"name": "t", "players": "2", "public": true, "host_name": "a"}',
+        '{"name": "t", "players": 2, "public": "yes", "host_name": "a"}',
+        '{"name": "t", "players": 2, "public": true}',
+        '{"name": "t", "players": 2, "public": true, "host_name": "' + "x" * 25 + '"}',
+        '{"name": "t", "players": 2, "public": true, "host_name": "a\\u0000b"}',
+        '{"name": "t", "players": 2, "public": true, "host_name": "   "}',
+        '{"name": "", "players": 2, "public": true, "host_name": "a"}',
+        '{"name": "t", "players": 2, "public": true, "host_name": "a", "admin": true}',
+    ],
+)
 async def test_bad_create_bodies_are_4xx(http: httpx.AsyncClient, body: str) -> None:
-    r = await http.post("/api/tables", content=body,
-                        headers={"Content-Type": "application/json"})
+    r = await http.post("/api/tables", content=body, headers={"Content-Type": "application/json"})
     assert 400 <= r.status_code < 500, r.text
 
 
 async def test_bad_codes_tokens_and_seats_are_4xx(http: httpx.AsyncClient) -> None:
     code, _ = await seat_table(http, 2, start=False)
     before = await _seq(http, code)
-    bad_auth = [{"Authorization": "Bearer nope"}, {"Authorization": "Basic abc"},
-                {"Authorization": "Bearer " + "x" * 5000}, {}]
+    bad_auth = [
+        {"Authorization": "Bearer nope"},
+        {"Authorization": "Basic abc"},
+        {"Authorization": "Bearer " + "x" * 5000},
+        {},
+    ]
     for headers in bad_auth:
         for path in ("start", "leave", "rematch"):
             r = await http.post(f"/api/tables/{code}/{path}", headers=headers)
@@ -106,13 +131,24 @@ async def test_bad_codes_tokens_and_seats_are_4xx(http: httpx.AsyncClient) -> No
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(body=st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["name", "players", "public", "host_name", "seat", "x"]), inner,
-        max_size=5),
-    max_leaves=12,
-))
+@given(
+    body=st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=30),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(["name", "players", "public", "host_name", "seat", "x"]),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=12,
+    )
+)
 def test_any_json_body_is_answered_without_a_5xx(live: ServerProcess, body: object) -> None:
     with httpx.Client(base_url=live.http, timeout=20) as client:
         for path in ("/api/tables", "/api/tables/ABCDEF/join"):
@@ -129,7 +165,8 @@ async def test_huge_request_bodies_are_refused_with_413(http: httpx.AsyncClient)
         for _ in range(100):
             yield b"x" * 1024
 
-    r = await http.post("/api/tables", content=chunks(),
-                        headers={"Content-Type": "application/json"})
+    r = await http.post(
+        "/api/tables", content=chunks(), headers={"Content-Type": "application/json"}
+    )
     assert r.status_code in (400, 413)  # streamed: cut off while FastAPI reads it
     assert (await http.get("/healthz")).status_code == 200

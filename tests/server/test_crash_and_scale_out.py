@@ -23,8 +23,10 @@ def fresh_server(pg_url: str) -> Iterator[ServerProcess]:
 
 
 async def _connect_all(server: ServerProcess, code: str, tokens: list[str]) -> list[WsClient]:
-    return [await WsClient(f"{server.ws}/ws/tables/{code}?token={t}", f"seat{i}").connect()
-            for i, t in enumerate(tokens)]
+    return [
+        await WsClient(f"{server.ws}/ws/tables/{code}?token={t}", f"seat{i}").connect()
+        for i, t in enumerate(tokens)
+    ]
 
 
 async def _turn(clients: list[WsClient]) -> WsClient:
@@ -46,14 +48,25 @@ async def test_sigkill_mid_match_loses_no_acknowledged_move(fresh_server: Server
     for _ in range(12):
         mover = await _turn(clients)
         move_id = uuid.uuid4().hex
-        reply = await mover.request({"type": "move", "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
-                                     "move_id": move_id, "seq": mover.last_seq}, ("ack", "error"))
+        reply = await mover.request(
+            {
+                "type": "move",
+                "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
+                "move_id": move_id,
+                "seq": mover.last_seq,
+            },
+            ("ack", "error"),
+        )
         assert reply["type"] == "ack"
         acked[move_id] = reply["seq"]
     # one more move in flight while the process is killed: it may or may not commit
     mover = await _turn(clients)
-    in_flight = {"type": "move", "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
-                 "move_id": "in-flight", "seq": mover.last_seq}
+    in_flight = {
+        "type": "move",
+        "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
+        "move_id": "in-flight",
+        "seq": mover.last_seq,
+    }
     await mover.send(in_flight)
     server.kill()
     for c in clients:
@@ -80,9 +93,15 @@ async def test_sigkill_mid_match_loses_no_acknowledged_move(fresh_server: Server
     # and play goes on
     for _ in range(3):
         mover = await _turn(again)
-        reply = await mover.request({"type": "move", "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
-                                     "move_id": uuid.uuid4().hex, "seq": mover.last_seq},
-                                    ("ack", "error"))
+        reply = await mover.request(
+            {
+                "type": "move",
+                "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
+                "move_id": uuid.uuid4().hex,
+                "seq": mover.last_seq,
+            },
+            ("ack", "error"),
+        )
         assert reply["type"] == "ack", reply
     final = read_events(server.database_url, code)
     assert [e["move_id"] for e in final.values()].count("in-flight") == 1
@@ -99,12 +118,18 @@ async def test_two_processes_fan_out_and_refuse_double_writes(pg_url: str) -> No
             code, tokens = await seat_table(http, 2)
         # seat 0 and a spectator on A; seat 1 and a spectator on B; a second "tab" of
         # each seat on the other process
-        main = [await WsClient(f"{a.ws}/ws/tables/{code}?token={tokens[0]}", "A0").connect(),
-                await WsClient(f"{b.ws}/ws/tables/{code}?token={tokens[1]}", "B1").connect()]
-        tabs = [await WsClient(f"{b.ws}/ws/tables/{code}?token={tokens[0]}", "B0").connect(),
-                await WsClient(f"{a.ws}/ws/tables/{code}?token={tokens[1]}", "A1").connect()]
-        watchers = [await WsClient(f"{a.ws}/ws/tables/{code}", "Aw").connect(),
-                    await WsClient(f"{b.ws}/ws/tables/{code}", "Bw").connect()]
+        main = [
+            await WsClient(f"{a.ws}/ws/tables/{code}?token={tokens[0]}", "A0").connect(),
+            await WsClient(f"{b.ws}/ws/tables/{code}?token={tokens[1]}", "B1").connect(),
+        ]
+        tabs = [
+            await WsClient(f"{b.ws}/ws/tables/{code}?token={tokens[0]}", "B0").connect(),
+            await WsClient(f"{a.ws}/ws/tables/{code}?token={tokens[1]}", "A1").connect(),
+        ]
+        watchers = [
+            await WsClient(f"{a.ws}/ws/tables/{code}", "Aw").connect(),
+            await WsClient(f"{b.ws}/ws/tables/{code}", "Bw").connect(),
+        ]
         everyone = main + tabs + watchers
         conflicts = 0
         for _ in range(15):
@@ -116,16 +141,20 @@ async def test_two_processes_fan_out_and_refuse_double_writes(pg_url: str) -> No
             m2 = next((e["move"] for e in legal if e["move"] != m1), m1)
             f1 = {"type": "move", "move": m1, "move_id": uuid.uuid4().hex, "seq": first.last_seq}
             f2 = {"type": "move", "move": m2, "move_id": uuid.uuid4().hex, "seq": second.last_seq}
-            r1, r2 = await asyncio.gather(first.request(f1, ("ack", "error")),
-                                          second.request(f2, ("ack", "error")))
+            r1, r2 = await asyncio.gather(
+                first.request(f1, ("ack", "error")), second.request(f2, ("ack", "error"))
+            )
             kinds = sorted([r1["type"], r2["type"]])
             assert kinds == ["ack", "error"], (r1, r2)  # exactly one applied
             loser, err = (second, r2) if r1["type"] == "ack" else (first, r1)
             assert err["code"] in ("stale", "conflict")
             conflicts += 1
             at = loser.frames.index(err)
-            await loser.wait_for(lambda c, at=at: any(  # told, then resynced
-                f["type"] == "snapshot" for f in c.frames[at:]))
+            await loser.wait_for(
+                lambda c, at=at: any(  # told, then resynced
+                    f["type"] == "snapshot" for f in c.frames[at:]
+                )
+            )
         events = read_events(pg_url, code)
         target = max(events)
         for c in everyone:  # both processes delivered every event, gapless, to everyone
@@ -152,8 +181,9 @@ async def test_after_commit_notify_lost_is_caught_up(pg_url: str) -> None:
 
     server = ServerProcess(pg_url, FIVEUP_NOTIFY="after_commit").start()
     # NOTIFY after commit, and the process "dies" before sending it: nothing is sent
-    silent = TableService(PgStore(libpq_dsn(pg_url), notify_in_transaction=False),
-                          next_round_seconds=0)
+    silent = TableService(
+        PgStore(libpq_dsn(pg_url), notify_in_transaction=False), next_round_seconds=0
+    )
     try:
         async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
             code, tokens = await seat_table(http, 2)
@@ -162,9 +192,13 @@ async def test_after_commit_notify_lost_is_caught_up(pg_url: str) -> None:
         seat = clients.index(mover)
         before = mover.last_seq
         ident = await silent.identify(code, None)
-        result = await silent.act(ident.table_id, tokens[seat],
-                                  greedy_choice(mover.view["legal"], random.Random(1)),  # type: ignore[index]
-                                  None, before)
+        result = await silent.act(
+            ident.table_id,
+            tokens[seat],
+            greedy_choice(mover.view["legal"], random.Random(1)),  # type: ignore[index]
+            None,
+            before,
+        )
         for c in clients:
             await c.wait_for(lambda c: c.last_seq >= result.seq, timeout=15)
     finally:

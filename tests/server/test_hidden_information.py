@@ -16,9 +16,14 @@ from .oracle import check_frames, hidden_from, tiles_named
 from .support import ServerProcess, WsClient, read_events, replay_states, seat_table
 
 
-async def play_match_over_websockets(live: ServerProcess, http: httpx.AsyncClient, players: int,
-                                     rng: random.Random, reconnect_every: int = 0,
-                                     rematch: bool = False) -> tuple[str, list[tuple[WsClient, int | None]]]:
+async def play_match_over_websockets(
+    live: ServerProcess,
+    http: httpx.AsyncClient,
+    players: int,
+    rng: random.Random,
+    reconnect_every: int = 0,
+    rematch: bool = False,
+) -> tuple[str, list[tuple[WsClient, int | None]]]:
     """Play one match to its end with greedy bots; returns the code and every client
     (including closed ones, whose frames still count) with its recipient."""
     code, tokens = await seat_table(http, players)
@@ -42,8 +47,10 @@ async def play_match_over_websockets(live: ServerProcess, http: httpx.AsyncClien
         assert mover.view is not None and mover.view["legal"], "seat to move has no legal move"
         assert all(c.view["legal"] == [] for c in seats if c is not mover)  # type: ignore[index]
         move = greedy_choice(mover.view["legal"], rng)
-        reply = await mover.request({"type": "move", "move": move, "move_id": uuid.uuid4().hex,
-                                     "seq": mover.last_seq}, ("ack", "error"))
+        reply = await mover.request(
+            {"type": "move", "move": move, "move_id": uuid.uuid4().hex, "seq": mover.last_seq},
+            ("ack", "error"),
+        )
         assert reply["type"] == "ack", reply
         moves += 1
         if reconnect_every and moves % reconnect_every == 0:
@@ -52,10 +59,12 @@ async def play_match_over_websockets(live: ServerProcess, http: httpx.AsyncClien
             old = seats[i]
             await old.close()
             fresh = await WsClient(f"{url}?token={tokens[i]}", f"seat{i}-r{moves}").connect()
-            reply = await fresh.request({"type": "resync", "last_seq": max(0, old.last_seq - 7)},
-                                        ("snapshot",))
+            reply = await fresh.request(
+                {"type": "resync", "last_seq": max(0, old.last_seq - 7)}, ("snapshot",)
+            )
             assert [e["seq"] for e in reply["events"]] == list(
-                range(max(0, old.last_seq - 7) + 1, reply["seq"] + 1))
+                range(max(0, old.last_seq - 7) + 1, reply["seq"] + 1)
+            )
             seats[i] = fresh
             everyone.append((fresh, i))
     await check_history(http, code, tokens)
@@ -63,10 +72,10 @@ async def play_match_over_websockets(live: ServerProcess, http: httpx.AsyncClien
         for i, c in enumerate(seats):
             await c.send({"type": "rematch"})
             if i < players - 1:
-                await spectator.wait_for(
-                    lambda s, n=i + 1: len(s.table["rematch_votes"]) == n)  # type: ignore[index]
-        await spectator.wait_for(lambda s: s.frames[-1].get("event", {}).get("type")
-                                 == "rematch_started")
+                await spectator.wait_for(lambda s, n=i + 1: len(s.table["rematch_votes"]) == n)  # type: ignore[index]
+        await spectator.wait_for(
+            lambda s: s.frames[-1].get("event", {}).get("type") == "rematch_started"
+        )
         assert spectator.view["phase"] == "playing" and spectator.table["match"] == 2  # type: ignore[index]
         assert set(spectator.view["scores"]) == {0}  # type: ignore[index]
         target = spectator.last_seq
@@ -83,11 +92,14 @@ async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
     live: ServerProcess, http: httpx.AsyncClient, players: int
 ) -> None:
     rng = random.Random(players)
-    results = await asyncio.gather(*(
-        play_match_over_websockets(live, http, players, rng, reconnect_every=25 * k,
-                                   rematch=k == 1)
-        for k in range(3)
-    ))
+    results = await asyncio.gather(
+        *(
+            play_match_over_websockets(
+                live, http, players, rng, reconnect_every=25 * k, rematch=k == 1
+            )
+            for k in range(3)
+        )
+    )
     for code, clients in results:
         events = read_events(live.database_url, code)
         states = replay_states(events)
@@ -98,8 +110,9 @@ async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
             total += check_frames(client.frames, recipient, states, client.label)
         assert total > 0
         # the oracle is not vacuous: mid-round, others' hands and the stock are hidden
-        mid = next(s for s in states.values()
-                   if s and s["round"]["result"] is None and s["round"]["stock"])
+        mid = next(
+            s for s in states.values() if s and s["round"]["result"] is None and s["round"]["stock"]
+        )
         assert hidden_from(mid, None) >= set(mid["round"]["stock"])
 
 

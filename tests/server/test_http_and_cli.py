@@ -31,8 +31,11 @@ async def test_healthz_is_ok_when_the_database_answers(http: httpx.AsyncClient) 
 
 
 async def test_healthz_is_503_when_the_database_is_unreachable(tmp_path: Path) -> None:
-    settings = Settings(database_url=f"postgresql://nobody@127.0.0.1:{free_port()}/none",
-                        next_round_seconds=0, static_dir=tmp_path)
+    settings = Settings(
+        database_url=f"postgresql://nobody@127.0.0.1:{free_port()}/none",
+        next_round_seconds=0,
+        static_dir=tmp_path,
+    )
     application = create_app(settings)
     async with application.router.lifespan_context(application):
         transport = ASGITransport(app=application)
@@ -45,8 +48,14 @@ async def test_healthz_is_503_when_the_database_is_unreachable(tmp_path: Path) -
 
 async def test_openapi_and_docs_are_served(http: httpx.AsyncClient) -> None:
     spec = (await http.get("/openapi.json")).json()
-    for path in ("/api/tables", "/api/tables/{code}", "/api/tables/{code}/join",
-                 "/api/tables/{code}/start", "/api/tables/{code}/history", "/healthz"):
+    for path in (
+        "/api/tables",
+        "/api/tables/{code}",
+        "/api/tables/{code}/join",
+        "/api/tables/{code}/start",
+        "/api/tables/{code}/history",
+        "/healthz",
+    ):
         assert path in spec["paths"]
     assert (await http.get("/docs")).status_code == 200
 
@@ -71,8 +80,9 @@ async def test_lobby_lists_public_tables_with_seats_and_scores(http: httpx.Async
 
 async def test_history_over_http_is_projected(http: httpx.AsyncClient) -> None:
     code, tokens = await seat_table(http, 2)
-    mine = await http.get(f"/api/tables/{code}/history",
-                          headers={"Authorization": f"Bearer {tokens[1]}"})
+    mine = await http.get(
+        f"/api/tables/{code}/history", headers={"Authorization": f"Bearer {tokens[1]}"}
+    )
     assert mine.status_code == 200 and mine.json()["you"] == 1
     spectator = await http.get(f"/api/tables/{code}/history")
     assert spectator.json()["you"] is None and spectator.json()["rounds"][0]["moves"] == []
@@ -85,13 +95,20 @@ def test_fiveup_migrate_creates_the_schema_on_postgres() -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
     fresh = admin.rsplit("/", 1)[0] + "/" + name
     try:
-        out = subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=REPO,
-                             env={**os.environ, "DATABASE_URL": fresh.replace("postgresql", "postgres", 1)},
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-m", "app.cli", "migrate"],
+            cwd=REPO,
+            env={**os.environ, "DATABASE_URL": fresh.replace("postgresql", "postgres", 1)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert out.returncode == 0, out.stderr
         with psycopg.connect(fresh) as conn:
-            tables = {r[0] for r in conn.execute(
-                "SELECT tablename FROM pg_tables WHERE schemaname='public'")}
+            tables = {
+                r[0]
+                for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname='public'")
+            }
         assert {"game_tables", "players", "table_events", "alembic_version"} <= tables
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
@@ -102,10 +119,16 @@ def test_fiveup_serve_defaults_to_sqlite_in_the_cwd_and_hides_tokens(tmp_path: P
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["FIVEUP_NEXT_ROUND_SECONDS"] = "0"
+    env["PYTHONPATH"] = str(REPO)  # this checkout's app, whatever the venv has installed
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
-                                cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -150,6 +173,7 @@ async def test_a_burst_of_requests_queues_instead_of_failing(http: httpx.AsyncCl
     assert [r.status_code for r in replies] == [201] * 80
     codes = [r.json()["code"] for r in replies]
     assert len(set(codes)) == 80
-    joins = await asyncio.gather(*(http.post(f"/api/tables/{c}/join",
-                                             json={"name": "J", "seat": 1}) for c in codes))
+    joins = await asyncio.gather(
+        *(http.post(f"/api/tables/{c}/join", json={"name": "J", "seat": 1}) for c in codes)
+    )
     assert all(r.status_code == 200 for r in joins)

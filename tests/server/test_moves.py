@@ -21,8 +21,12 @@ from .support import rig_deal
 
 # the deal of shared conformance fixture round-02 (R18, R19): after 6|6 opens, seat 1
 # draws the whole stock, cannot place, and its only legal move is then `pass`.
-R02_HANDS = [["6|6", "0|0", "1|1", "2|2", "3|3"], ["0|1", "0|2", "0|3", "0|4", "0|5"],
-             ["0|6", "1|6", "2|6", "1|2", "1|3"], ["3|6", "4|6", "5|6", "1|4", "1|5"]]
+R02_HANDS = [
+    ["6|6", "0|0", "1|1", "2|2", "3|3"],
+    ["0|1", "0|2", "0|3", "0|4", "0|5"],
+    ["0|6", "1|6", "2|6", "1|2", "1|3"],
+    ["3|6", "4|6", "5|6", "1|4", "1|5"],
+]
 R02_STOCK = ["2|3", "2|4", "2|5", "3|4", "3|5", "4|4", "4|5", "5|5"]
 
 
@@ -45,15 +49,23 @@ async def test_move_out_of_turn_is_refused_and_changes_nothing(service: TableSer
     m, table = await current_match(service, code)
     other = (m.turn + 1) % 3
     opening = str(m.legal_moves(m.turn)[0])
-    await _refused(service, code, service.act(tid, tokens[other], opening, "m1", table.seq),
-                   "not_your_turn")
+    await _refused(
+        service, code, service.act(tid, tokens[other], opening, "m1", table.seq), "not_your_turn"
+    )
 
 
 async def test_illegal_move_is_refused_with_its_rule(service: TableService) -> None:
     code, tid, tokens = await seated(service, 2)
-    await rig_deal(service_url(service), code, [R02_HANDS[0] + R02_HANDS[2] + ["2|3", "2|4"],
-                                                R02_HANDS[1] + R02_HANDS[3] + ["2|5", "3|4"]],
-                   ["3|5", "4|4", "4|5", "5|5"], 0)
+    await rig_deal(
+        service_url(service),
+        code,
+        [
+            R02_HANDS[0] + R02_HANDS[2] + ["2|3", "2|4"],
+            R02_HANDS[1] + R02_HANDS[3] + ["2|5", "3|4"],
+        ],
+        ["3|5", "4|4", "4|5", "5|5"],
+        0,
+    )
     err = await _refused(service, code, service.act(tid, tokens[0], "0|1"), "illegal_move")
     assert err.rule and err.message.startswith(err.rule)  # not in hand
     await service.act(tid, tokens[0], "6|6")
@@ -69,11 +81,22 @@ async def test_garbage_notation_is_refused(service: TableService, text: str) -> 
     assert err.rule is None and err.status == 400
 
 
-@pytest.mark.parametrize(("move", "move_id", "seq"), [
-    (None, None, None), (5, None, None), ("draw", 7, None), ("draw", "", None),
-    ("draw", "x" * 65, None), ("draw", None, "3"), ("draw", None, True), ("x" * 65, None, None),
-])
-async def test_wrong_field_types_are_bad_messages(service: TableService, move, move_id, seq) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    ("move", "move_id", "seq"),
+    [
+        (None, None, None),
+        (5, None, None),
+        ("draw", 7, None),
+        ("draw", "", None),
+        ("draw", "x" * 65, None),
+        ("draw", None, "3"),
+        ("draw", None, True),
+        ("x" * 65, None, None),
+    ],
+)
+async def test_wrong_field_types_are_bad_messages(
+    service: TableService, move, move_id, seq
+) -> None:  # type: ignore[no-untyped-def]
     code, tid, tokens = await seated(service, 2)
     await _refused(service, code, service.act(tid, tokens[0], move, move_id, seq), "bad_message")
 
@@ -81,17 +104,21 @@ async def test_wrong_field_types_are_bad_messages(service: TableService, move, m
 async def test_stale_move_is_refused(service: TableService) -> None:
     code, tid, tokens = await seated(service, 2)
     m, table = await current_match(service, code)
-    await _refused(service, code,
-                   service.act(tid, tokens[m.turn], str(m.legal_moves(m.turn)[0]), "s1",
-                               table.seq - 1), "stale")
+    await _refused(
+        service,
+        code,
+        service.act(tid, tokens[m.turn], str(m.legal_moves(m.turn)[0]), "s1", table.seq - 1),
+        "stale",
+    )
 
 
 @pytest.mark.parametrize("token", [None, "", "not-a-token"])
 async def test_wrong_or_missing_token_is_unauthorized(service: TableService, token) -> None:  # type: ignore[no-untyped-def]
     code, tid, _ = await seated(service, 2)
     m, _ = await current_match(service, code)
-    await _refused(service, code, service.act(tid, token, str(m.legal_moves(m.turn)[0])),
-                   "unauthorized")
+    await _refused(
+        service, code, service.act(tid, token, str(m.legal_moves(m.turn)[0])), "unauthorized"
+    )
 
 
 async def test_token_of_another_table_is_unauthorized(service: TableService) -> None:
@@ -157,8 +184,9 @@ async def test_two_tabs_sending_conflicting_moves_apply_exactly_one(service: Tab
     assert table2.seq == table.seq + 1 and len(m2.round.log) == 1
 
 
-async def test_two_servers_on_one_database_apply_exactly_one(service: TableService,
-                                                             db_url: str) -> None:
+async def test_two_servers_on_one_database_apply_exactly_one(
+    service: TableService, db_url: str
+) -> None:
     """Two independent services (separate engines and locks, as two processes)."""
     other = TableService(make_store(Settings(database_url=db_url)), next_round_seconds=0)
     try:

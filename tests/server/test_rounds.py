@@ -21,8 +21,9 @@ from .test_moves import R02_HANDS, R02_STOCK, service_url
 
 def new_service(db_url: str, next_round_seconds: float) -> TableService:
     """Another table service on the same database (as another process would be)."""
-    return TableService(make_store(Settings(database_url=db_url)),
-                        next_round_seconds=next_round_seconds)
+    return TableService(
+        make_store(Settings(database_url=db_url)), next_round_seconds=next_round_seconds
+    )
 
 
 async def _play_until(svc: TableService, code: str, tid: int, tokens: list[str], done) -> None:  # type: ignore[no-untyped-def]
@@ -36,8 +37,9 @@ async def _play_until(svc: TableService, code: str, tid: int, tokens: list[str],
 
 
 @pytest.mark.parametrize("players", [2, 3])
-async def test_full_match_ends_and_rematch_starts_on_agreement(service: TableService,
-                                                                players: int) -> None:
+async def test_full_match_ends_and_rematch_starts_on_agreement(
+    service: TableService, players: int
+) -> None:
     code, tid, tokens = await seated(service, players)
     await _play_until(service, code, tid, tokens, lambda m, t: m.over)
     m, table = await current_match(service, code)
@@ -152,8 +154,9 @@ def _utc(text: str) -> datetime:
     return datetime.fromisoformat(text[:-1]).replace(tzinfo=UTC)
 
 
-async def test_table_info_tells_when_the_countdown_deals(slow_service: TableService,
-                                                         db_url: str) -> None:
+async def test_table_info_tells_when_the_countdown_deals(
+    slow_service: TableService, db_url: str
+) -> None:
     """`next_round_at` = settlement time stored in the DB + the countdown; the same for
     every process; null while playing and once the next round is dealt."""
     svc = slow_service

@@ -43,8 +43,9 @@ async def test_seat_sees_its_hand_and_legal_moves_only_on_its_turn(
         await c.close()
 
 
-async def test_spectator_sees_no_hand_and_cannot_act(live: ServerProcess,
-                                                     http: httpx.AsyncClient) -> None:
+async def test_spectator_sees_no_hand_and_cannot_act(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     code, _ = await seat_table(http, 2)
     spec = await WsClient(_url(live, code)).connect()
     snap = spec.frames[0]
@@ -56,11 +57,14 @@ async def test_spectator_sees_no_hand_and_cannot_act(live: ServerProcess,
     await spec.close()
 
 
-async def test_presence_shows_who_is_connected(live: ServerProcess, http: httpx.AsyncClient) -> None:
+async def test_presence_shows_who_is_connected(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     code, tokens = await seat_table(http, 2)
     a = await WsClient(_url(live, code, tokens[0])).connect()
-    await a.wait_for(lambda c: any(f["type"] == "presence" and f["connected"] == [0]
-                                   for f in c.frames))
+    await a.wait_for(
+        lambda c: any(f["type"] == "presence" and f["connected"] == [0] for f in c.frames)
+    )
     b = await WsClient(_url(live, code, tokens[1])).connect()
     await a.wait_for(lambda c: c.frames[-1] == {"type": "presence", "connected": [0, 1]})
     info = (await http.get(f"/api/tables/{code}")).json()
@@ -78,14 +82,16 @@ async def _mover(live: ServerProcess, code: str, tokens: list[str]) -> tuple[WsC
     return mover, mover.view["legal"][0]  # type: ignore[index]
 
 
-async def test_move_is_acknowledged_and_broadcast_in_seq_order(live: ServerProcess,
-                                                               http: httpx.AsyncClient) -> None:
+async def test_move_is_acknowledged_and_broadcast_in_seq_order(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     code, tokens = await seat_table(http, 2)
     mover, legal = await _mover(live, code, tokens)
     spec = await WsClient(_url(live, code)).connect()
     seq = mover.last_seq
-    ack = await mover.request({"type": "move", "move": legal["move"], "move_id": "m-1",
-                               "seq": seq}, ("ack", "error"))
+    ack = await mover.request(
+        {"type": "move", "move": legal["move"], "move_id": "m-1", "seq": seq}, ("ack", "error")
+    )
     assert ack == {"type": "ack", "move_id": "m-1", "seq": seq + 1, "duplicate": False}
     await spec.wait_for(lambda c: c.last_seq == seq + 1)
     ev = spec.frames[-1]
@@ -111,21 +117,25 @@ async def test_retried_move_id_is_answered_with_the_original_result(
     await mover.close()
 
 
-async def test_stale_move_is_refused_and_the_client_resynced(live: ServerProcess,
-                                                             http: httpx.AsyncClient) -> None:
+async def test_stale_move_is_refused_and_the_client_resynced(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     code, tokens = await seat_table(http, 2)
     mover, legal = await _mover(live, code, tokens)
     start = len(mover.frames)
-    err = await mover.request({"type": "move", "move": legal["move"], "move_id": "old",
-                               "seq": mover.last_seq - 1}, ("error",))
+    err = await mover.request(
+        {"type": "move", "move": legal["move"], "move_id": "old", "seq": mover.last_seq - 1},
+        ("error",),
+    )
     assert err["code"] == "stale" and err["move_id"] == "old"
     await mover.wait_for(lambda c: any(f["type"] == "snapshot" for f in c.frames[start:]))
     assert (await http.get(f"/api/tables/{code}")).json()["seq"] == mover.last_seq
     await mover.close()
 
 
-async def test_out_of_turn_and_illegal_moves_get_stable_codes(live: ServerProcess,
-                                                              http: httpx.AsyncClient) -> None:
+async def test_out_of_turn_and_illegal_moves_get_stable_codes(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     code, tokens = await seat_table(http, 2)
     mover, _ = await _mover(live, code, tokens)
     other_seat = 1 - mover.frames[0]["you"]
@@ -145,8 +155,10 @@ async def test_second_device_with_the_same_token_resumes_the_seat(
     code, tokens = await seat_table(http, 2)
     mover, legal = await _mover(live, code, tokens)
     seat = mover.frames[0]["you"]
-    await mover.request({"type": "move", "move": legal["move"], "move_id": uuid.uuid4().hex,
-                         "seq": mover.last_seq}, ("ack",))
+    await mover.request(
+        {"type": "move", "move": legal["move"], "move_id": uuid.uuid4().hex, "seq": mover.last_seq},
+        ("ack",),
+    )
     await mover.close()
     again = await WsClient(_url(live, code, tokens[seat])).connect()
     assert again.frames[0]["you"] == seat and again.last_seq == mover.last_seq
@@ -157,26 +169,34 @@ async def test_second_device_with_the_same_token_resumes_the_seat(
     await again.close()
 
 
-async def test_seating_changes_arrive_as_seq_events(live: ServerProcess,
-                                                    http: httpx.AsyncClient) -> None:
-    r = await http.post("/api/tables", json={"name": "Seats", "players": 4, "public": False,
-                                             "host_name": "Host"})
+async def test_seating_changes_arrive_as_seq_events(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
+    r = await http.post(
+        "/api/tables", json={"name": "Seats", "players": 4, "public": False, "host_name": "Host"}
+    )
     code, host = r.json()["code"], r.json()["token"]
     watcher = await WsClient(_url(live, code, host)).connect()
     assert watcher.view is None and watcher.table["status"] == "waiting"  # type: ignore[index]
     bob = (await http.post(f"/api/tables/{code}/join", json={"name": "Bob", "seat": 1})).json()
     auth = {"Authorization": f"Bearer {bob['token']}"}
-    assert (await http.post(f"/api/tables/{code}/seat", json={"seat": 3}, headers=auth)).status_code == 200
+    assert (
+        await http.post(f"/api/tables/{code}/seat", json={"seat": 3}, headers=auth)
+    ).status_code == 200
     bob_ws = await WsClient(_url(live, code, bob["token"])).connect()
     assert bob_ws.frames[0]["you"] == 3
     host_auth = {"Authorization": f"Bearer {host}"}
-    assert (await http.post(f"/api/tables/{code}/kick", json={"seat": 3},
-                            headers=host_auth)).status_code == 200
+    assert (
+        await http.post(f"/api/tables/{code}/kick", json={"seat": 3}, headers=host_auth)
+    ).status_code == 200
     await watcher.wait_for(lambda c: c.table["seats"][3]["name"] is None)  # type: ignore[index]
     kinds = [f["event"]["type"] for f in watcher.frames if f["type"] == "event"]
     assert kinds == ["seated", "moved_seat", "kicked"]
-    await bob_ws.wait_for(lambda c: c.frames[-1].get("event", {}).get("type") == "kicked"
-                          or c.last_seq >= watcher.last_seq)
+    await bob_ws.wait_for(
+        lambda c: (
+            c.frames[-1].get("event", {}).get("type") == "kicked" or c.last_seq >= watcher.last_seq
+        )
+    )
     err = await bob_ws.request({"type": "move", "move": "draw", "move_id": "k"}, ("error",))
     assert err["code"] == "spectator"  # the kicked socket only watches now
     for c in (watcher, bob_ws):
@@ -194,8 +214,10 @@ async def test_next_round_waits_until_every_seat_is_ready(pg_url: str) -> None:
     try:
         async with httpx.AsyncClient(base_url=server.http, timeout=20) as client:
             code, tokens = await seat_table(client, 2)
-        seats = [await WsClient(_url(server, code, t), f"seat{i}").connect()
-                 for i, t in enumerate(tokens)]
+        seats = [
+            await WsClient(_url(server, code, t), f"seat{i}").connect()
+            for i, t in enumerate(tokens)
+        ]
         rng = random.Random(2)
         while True:
             target = max(c.last_seq for c in seats)
@@ -206,20 +228,28 @@ async def test_next_round_waits_until_every_seat_is_ready(pg_url: str) -> None:
                 break
             mover = seats[view["turn"]]  # type: ignore[index]
             reply = await mover.request(
-                {"type": "move", "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
-                 "move_id": uuid.uuid4().hex, "seq": mover.last_seq}, ("ack", "error"))
+                {
+                    "type": "move",
+                    "move": greedy_choice(mover.view["legal"], rng),  # type: ignore[index]
+                    "move_id": uuid.uuid4().hex,
+                    "seq": mover.last_seq,
+                },
+                ("ack", "error"),
+            )
             assert reply["type"] == "ack"
         if view["phase"] == "match_over":  # type: ignore[index]
             pytest.skip("the first round ended the match")
         assert view["settlement"] is not None and view["round"] == 1  # type: ignore[index]
         # the countdown's deadline, in the settling event's table and in a fresh snapshot
         deadline = seats[0].table["next_round_at"]  # type: ignore[index]
-        snap = await seats[1].request({"type": "resync", "last_seq": seats[1].last_seq},
-                                      ("snapshot",))
+        snap = await seats[1].request(
+            {"type": "resync", "last_seq": seats[1].last_seq}, ("snapshot",)
+        )
         assert snap["table"]["next_round_at"] == deadline
         assert deadline > snap["server_time"] and snap["server_time"].endswith("Z")
-        err = await seats[0].request({"type": "move", "move": "draw", "move_id": "early"},
-                                     ("error",))
+        err = await seats[0].request(
+            {"type": "move", "move": "draw", "move_id": "early"}, ("error",)
+        )
         assert err["code"] in ("round_over", "not_your_turn")
         await seats[0].send({"type": "next_round"})
         await seats[1].wait_for(lambda c: c.table["ready"] == [0])  # type: ignore[index]

@@ -1,6 +1,47 @@
 // The table's WebSocket: connect, reconnect with back-off, seq tracking and resync
 // (docs/protocol.md). It hands every snapshot/event to the callbacks in order, never
 // twice, and never with a gap: a gap or a reconnect triggers `resync` with the last seq.
+// Event frames carry patches of the view and the table info (docs/protocol.md, "Event
+// frames"); this module applies them, so the rest of the client always gets whole
+// `view`/`table` objects (new objects whenever they change). The layout descriptions
+// come with snapshots and, later, on request (`describe`) while someone reads them.
+
+/** `obj` with a protocol patch applied: a new object; untouched branches are shared. */
+export function applyPatch(obj, patch) {
+  if (!patch) return obj;
+  const out = { ...obj };
+  const walk = (path) => {
+    const keys = path.split(".");
+    let node = out;
+    for (const k of keys.slice(0, -1)) {
+      node[k] = Array.isArray(node[k]) ? [...node[k]] : { ...node[k] };
+      node = node[k];
+    }
+    return [node, keys[keys.length - 1]];
+  };
+  for (const [path, value] of Object.entries(patch.set || {})) {
+    const [node, key] = walk(path);
+    node[key] = value;
+  }
+  for (const [path, items] of Object.entries(patch.append || {})) {
+    const [node, key] = walk(path);
+    node[key] = [...(node[key] || []), ...items];
+  }
+  return out;
+}
+
+const DESCRIPTION_ID = "layout-description";
+
+/** Whether someone is reading the layout description (open panel or focused board). */
+function descriptionWanted() {
+  if (typeof document === "undefined") return false;
+  const el = document.getElementById(DESCRIPTION_ID);
+  if (!el) return false;
+  const details = el.closest("details");
+  if (details && details.open) return true;
+  const active = document.activeElement;
+  return !!(active && active.getAttribute("aria-describedby") === DESCRIPTION_ID);
+}
 
 export class TableSocket {
   /**
@@ -21,6 +62,22 @@ export class TableSocket {
     this.timer = null;
     this.pingTimer = null;
     this.awaitingSnapshot = false;
+    this.view = null;
+    this.table = null;
+    this.describedSeq = null; // seq the view's descriptions belong to
+    this.onReading = () => this.describeIfStale();
+    if (typeof document !== "undefined") {
+      document.addEventListener("toggle", this.onReading, true);
+      document.addEventListener("focusin", this.onReading, true);
+    }
+  }
+
+  /** Ask for the layout descriptions if the view moved on since they were sent. */
+  describeIfStale() {
+    if (this.view && this.describedSeq !== this.lastSeq && descriptionWanted()) {
+      this.describedSeq = this.lastSeq;
+      this.sendRaw({ type: "describe" });
+    }
   }
 
   url() {
@@ -78,6 +135,10 @@ export class TableSocket {
 
   close() {
     this.closedByUs = true;
+    if (typeof document !== "undefined") {
+      document.removeEventListener("toggle", this.onReading, true);
+      document.removeEventListener("focusin", this.onReading, true);
+    }
     clearTimeout(this.timer);
     clearInterval(this.pingTimer);
     if (this.ws) this.ws.close();
@@ -105,6 +166,9 @@ export class TableSocket {
         }
         if (this.lastSeq === null || msg.seq >= this.lastSeq) {
           this.lastSeq = msg.seq;
+          this.view = msg.view;
+          this.table = msg.table;
+          this.describedSeq = msg.seq;
           this.cb.onSnapshot && this.cb.onSnapshot(msg);
         }
         // Moves sent but never acknowledged (connection lost): retry with the same
@@ -119,7 +183,27 @@ export class TableSocket {
           return;
         }
         this.lastSeq = msg.seq;
-        this.cb.onEvent && this.cb.onEvent(msg);
+        const out = { type: "event", seq: msg.seq, event: msg.event };
+        if ("view" in msg) {
+          this.view = msg.view;
+          out.view = this.view;
+        } else if (msg.view_patch && this.view) {
+          // patches never carry the descriptions: they are asked for when read
+          this.view = { ...applyPatch(this.view, msg.view_patch), description: null, description_uk: null };
+          out.view = this.view;
+        }
+        if (msg.table_patch && this.table) {
+          this.table = applyPatch(this.table, msg.table_patch);
+          out.table = this.table;
+        }
+        this.cb.onEvent && this.cb.onEvent(out);
+        if (out.view) this.describeIfStale();
+        break;
+      }
+      case "description": {
+        if (msg.seq !== this.lastSeq || !this.view) break; // the view moved on: ask again
+        this.view = { ...this.view, description: msg.description, description_uk: msg.description_uk };
+        this.cb.onEvent && this.cb.onEvent({ type: "event", seq: msg.seq, event: { type: "description" }, view: this.view });
         break;
       }
       case "ack":
