@@ -1,5 +1,6 @@
 """A real server started the way ``fiveup serve`` starts it with the hardening options:
-``uvicorn.run(create_app(settings), **uvicorn_options(settings))`` in a subprocess."""
+``uvicorn.run("app.main:create_app", factory=True, workers=n, **uvicorn_options(...))``
+in a subprocess."""
 
 from __future__ import annotations
 
@@ -15,16 +16,18 @@ from .support import REPO, ServerProcess
 _SERVE = (
     "import sys, uvicorn\n"
     "from app.core.serving import uvicorn_options\n"
-    "from app.core.settings import Settings\n"
-    "from app.main import create_app\n"
-    "settings = Settings()\n"
-    "uvicorn.run(create_app(settings), host='127.0.0.1', port=int(sys.argv[1]),\n"
-    "            **uvicorn_options(settings))\n"
+    "from app.core.settings import get_settings\n"
+    "uvicorn.run('app.main:create_app', factory=True, host='127.0.0.1',\n"
+    "            port=int(sys.argv[1]), workers=int(sys.argv[2]),\n"
+    "            **uvicorn_options(get_settings()))\n"
 )
 
 
 class HardenedServer(ServerProcess):
-    """Like ``ServerProcess``, but served with ``app.core.serving.uvicorn_options``."""
+    """Like ``ServerProcess``, but served with ``app.core.serving.uvicorn_options``
+    (and ``workers`` uvicorn worker processes, as ``fiveup serve --workers``)."""
+
+    workers = 1
 
     def start(self) -> HardenedServer:
         import os
@@ -32,7 +35,7 @@ class HardenedServer(ServerProcess):
         env = {**os.environ, **self.env, "DATABASE_URL": self.database_url}
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVE, str(self.port)],
+            [sys.executable, "-c", _SERVE, str(self.port), str(self.workers)],
             cwd=REPO,
             env=env,
             stdout=log,

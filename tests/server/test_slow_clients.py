@@ -131,3 +131,21 @@ async def test_body_deadline_holds_under_a_plain_uvicorn_too(pg_url: str) -> Non
         server.stop()
     assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
     assert all(b'"code":"timeout"' in r.replace(b" ", b"") for r in results)
+
+
+async def test_worker_processes_enforce_the_header_deadline_too(pg_url: str) -> None:
+    """With ``--workers 2`` uvicorn sends the options to spawned processes: the deadline
+    protocol must survive that trip and find its limits there."""
+    server = HardenedServer(pg_url, FIVEUP_HEADER_TIMEOUT="1")
+    server.workers = 2
+    server.start()
+    try:
+        head = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n"
+        results = await asyncio.gather(
+            *(_trickle(server.port, head, b"X-a: b\r\n") for _ in range(10))
+        )
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            assert (await http.get("/api/tables")).status_code == 200
+    finally:
+        server.stop()
+    assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
