@@ -104,6 +104,8 @@ class Stats:
     sent: int = 0  # moves sent inside the window
     latencies: list[float] = field(default_factory=list)  # seconds, moves sent in window
     frames: int = 0  # frames received inside the window (all types, all sockets)
+    event_frames: int = 0  # `event` frames received inside the window
+    event_bytes: int = 0  # their size on the wire (JSON text, bytes)
     errors: dict[str, int] = field(default_factory=dict)
     rounds: int = 0
     matches: int = 0
@@ -121,6 +123,8 @@ class Stats:
         self.sent += other.sent
         self.latencies += other.latencies
         self.frames += other.frames
+        self.event_frames += other.event_frames
+        self.event_bytes += other.event_bytes
         self.rounds += other.rounds
         self.matches += other.matches
         self.setup_failures += other.setup_failures
@@ -232,12 +236,21 @@ class TableBot:
                     stats.frames += 1
                 msg = json.loads(raw)
                 kind = msg.get("type")
+                if kind == "event" and run.in_window(now):
+                    stats.event_frames += 1
+                    stats.event_bytes += len(raw)
                 if kind == "event" or kind == "snapshot":
                     seq = msg["seq"]
                     self.got(seat, seq, now)
-                    self.last[seat] = (seq, msg.get("view"))
-                    if msg.get("table") is not None:
-                        self.match_no = msg["table"].get("match") or self.match_no
+                    view = self.last[seat][1]
+                    if kind == "snapshot" or "view" in msg:
+                        view = msg.get("view")
+                    elif "view_patch" in msg and view is not None:
+                        view = apply_patch(view, msg["view_patch"])
+                    self.last[seat] = (seq, view)
+                    table = msg.get("table") or (msg.get("table_patch") or {}).get("set", {})
+                    if table.get("match"):
+                        self.match_no = table["match"]
                     await self.act(seat)
                 elif kind == "ack":
                     if self.inflight[seat] == msg.get("move_id"):
@@ -320,6 +333,22 @@ class TableBot:
             if seat == 0:
                 run.stats.matches += 1
             await ws.send('{"type": "rematch"}')
+
+
+def apply_patch(view: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """A view with an event frame's patch applied (docs/protocol.md, Event frames):
+    ``set`` replaces the value at each dotted path, then ``append`` extends each list.
+    The bot owns its view, so this edits a shallow copy in place."""
+    out = dict(view)
+    for op in ("set", "append"):
+        for path, value in patch.get(op, {}).items():
+            *parents, key = path.split(".")
+            node = out
+            for p in parents:
+                node[p] = dict(node[p])
+                node = node[p]
+            node[key] = value if op == "set" else [*node[key], *value]
+    return out
 
 
 async def run_bots(
@@ -501,6 +530,9 @@ def main(argv: list[str] | None = None) -> int:
             "max": round(lat[-1] * 1000, 2) if lat else None,
         },
         "frames_per_s": round(total.frames / window, 1) if window > 0 else None,
+        "event_frame_bytes_avg": (
+            round(total.event_bytes / total.event_frames) if total.event_frames else None
+        ),
         "server_cpu_s": round(total.server_cpu, 2) if args.server_pid else None,
         "server_cpu_ms_per_move": (
             round(1000 * total.server_cpu / total.acked, 2)

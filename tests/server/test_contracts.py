@@ -30,7 +30,7 @@ PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 def documented_object(name: str) -> dict[str, Any]:
     """The JSON example that follows the line ```` `Name`: ```` in docs/protocol.md."""
     text = PROTOCOL.read_text()
-    match = re.search(rf"^`{name}`:\s*\n```json\n(.*?)\n```", text, re.S | re.M)
+    match = re.search(rf"^`{name}`[^\n]*:\s*\n```json\n(.*?)\n```", text, re.S | re.M)
     assert match, f"docs/protocol.md has no JSON example for {name}"
     body = re.sub(r"//[^\n]*", "", match.group(1))  # comments in the examples
     body = body.replace("...", "")
