@@ -20,11 +20,16 @@ from app.schemas import (
     TableInfo,
 )
 
-router = APIRouter(prefix="/api/tables", tags=["tables"], dependencies=[HttpQuota])
+router = APIRouter(
+    prefix="/api/tables",
+    tags=["tables"],
+    dependencies=[HttpQuota],
+    responses={429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"}},
+)
 
 Code = Path(min_length=1, max_length=16, description="table code, case-insensitive")
 ERRORS: dict[int | str, dict[str, Any]] = {
-    c: {"model": ErrorResponse} for c in (400, 401, 403, 404, 409, 413, 422, 429, 503)
+    c: {"model": ErrorResponse} for c in (400, 401, 403, 404, 409, 413, 422, 503)
 }
 
 
