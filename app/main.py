@@ -11,8 +11,10 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import client, health, routes_tables, ws
+from app.api import client, docs, health, routes_tables, ws
+from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
+from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
 from app.core.logging import setup_logging
 from app.core.settings import Settings, get_settings
@@ -149,12 +151,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Authoritative multiplayer server for the domino game Five Up. "
         "WebSocket protocol: docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,  # served from packaged files by app.api.docs
+        redoc_url=None,
     )
     app.state.settings = settings
     app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
+    app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
+    app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
     app.add_middleware(ws.DirectSockets)  # added last: the outermost of ours
     install_error_handlers(app)
     app.include_router(health.router)
+    if settings.docs:
+        app.include_router(docs.router)
     app.include_router(routes_tables.router)
     app.include_router(ws.router)
     app.include_router(client.router)
