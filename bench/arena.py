@@ -184,6 +184,7 @@ def main() -> None:
     deals = -(-args.matches // per_deal)
     started = time.time()
     load = os.getloadavg()
+    revision = commit()
     work = [(args.players, a, b, args.seed, d, args.budget_ms, args.playouts) for d in range(deals)]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
@@ -204,7 +205,7 @@ def main() -> None:
         f"seed {args.seed}, hard {budget}, jobs {args.jobs}"
     )
     print(
-        f"commit {commit()}, Python {platform.python_version()}, load average at start "
+        f"commit {revision}, Python {platform.python_version()}, load average at start "
         f"{load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f}, wall {time.time() - started:.0f} s"
     )
     print(
