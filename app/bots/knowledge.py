@@ -146,14 +146,16 @@ def _pick(mask: int, rng: random.Random) -> Tile:
     return (mask & -mask).bit_length() - 1
 
 
-def sample_deal(knowledge: Knowledge, rng: random.Random) -> tuple[list[int], list[Tile]]:
+def sample_deal(
+    knowledge: Knowledge, rng: random.Random, attempts: int = 8
+) -> tuple[list[int], list[Tile]]:
     """Hands (bit masks, the seat's own as it is) and a stock order for the unseen tiles,
     consistent with every slot's constraint. Constrained slots are filled first at random;
-    if that paints itself into a corner a few times, a matching is searched instead."""
+    if that paints itself into a corner ``attempts`` times, a matching is searched instead."""
     k = knowledge
     constrained = [(mask, s) for s in range(k.players) for mask in k.slots[s] if mask]
     constrained.sort(key=lambda pair: -pair[0].bit_count())
-    for _ in range(8):
+    for _ in range(attempts):
         hands = [0] * k.players
         hands[k.you] = k.hand
         left = k.unseen

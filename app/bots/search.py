@@ -15,6 +15,16 @@ Budget: ``playouts`` fixes the number of determinisations (the clock is never re
 unless ``budget_ms`` is also given, as a cap); otherwise ``budget_ms`` (default
 :data:`DEFAULT_BUDGET_MS`) is a time budget, and ``budget_ms=0`` means
 :data:`ZERO_BUDGET_DETERMINISATIONS` determinisations and no clock (for tests).
+
+>>> import random
+>>> from app.engine import Match, view_for
+>>> from app.bots.knowledge import read_knowledge
+>>> hands = [["1|4", "2|3", "0|0", "6|6", "5|5"], ["0|1", "0|2", "0|3", "0|4", "0|5"]]
+>>> stock = ["1|1", "1|2", "1|3", "1|5", "1|6", "2|2", "2|4", "2|5", "2|6", "3|3", "3|4",
+...          "3|5", "3|6", "4|4", "4|5", "4|6", "5|6", "0|6"]
+>>> view = SeatView.from_view(view_for(Match.from_deal(hands, stock, starter=0), 0))
+>>> hard_move(view, read_knowledge(view), random.Random(1), playouts=50)  # opens for 10
+'5|5'
 """
 
 from __future__ import annotations

@@ -57,14 +57,17 @@ def test_every_real_hand_fits_what_the_other_seats_inferred(players: int) -> Non
     assert constrained > 100  # draws and passes did teach the viewers something
 
 
+@pytest.mark.parametrize("attempts", [8, 0])  # 0: straight to the matching
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_sampled_deals_respect_hand_sizes_the_stock_and_every_slot(players: int) -> None:
+def test_sampled_deals_respect_hand_sizes_the_stock_and_every_slot(
+    players: int, attempts: int
+) -> None:
     rng = random.Random(players)
     for seed in range(15):
         for state in states(players, 300 + seed):
             view = SeatView.from_view(view_for(state.match, state.seat))
             k = read_knowledge(view)
-            hands, stock = sample_deal(k, rng)
+            hands, stock = sample_deal(k, rng, attempts)
             assert hands[state.seat] == k.hand
             assert len(stock) == view.stock
             dealt = 0
