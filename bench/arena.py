@@ -12,7 +12,9 @@ finisher otherwise). Matches end by R24/R25. Usage::
 
 Reported: match wins of each level with a 95 % Wilson interval, displayed points per
 round (earned less settlement, R3, R22) of each level's side, the Elo-style difference
-the win rate implies, and each level's decision time (moves with a choice only).
+the win rate implies, the share of rounds each side netted more in (draws half; an
+Elo-style difference that stays finite when one level wins every match), and each
+level's decision time (moves with a choice only).
 Nothing here is asserted by a test; figures go to docs/benchmarks.md.
 """
 
@@ -44,6 +46,8 @@ class GameResult:
     rounds: int
     a_points: float
     b_points: float
+    rounds_won: int  # rounds a's side netted more than b's (mean) side
+    rounds_lost: int
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -113,6 +117,8 @@ def play_game(
         rounds=len(a_points),
         a_points=sum(a_points),
         b_points=sum(b_points),
+        rounds_won=sum(x > y for x, y in zip(a_points, b_points, strict=True)),
+        rounds_lost=sum(x < y for x, y in zip(a_points, b_points, strict=True)),
         times=times,
     )
 
@@ -224,6 +230,13 @@ def main() -> None:
         f"points per round: {a} {sum(r.a_points for r in results) / rounds:+.2f}, "
         f"{b} {sum(r.b_points for r in results) / rounds:+.2f}; difference per match "
         f"{statistics.fmean(diff):+.2f} ± {half:.2f} (95 %); {rounds / n:.1f} rounds per match"
+    )
+    won = sum(r.rounds_won for r in results)
+    lost = sum(r.rounds_lost for r in results)
+    share = (won + (rounds - won - lost) / 2) / rounds
+    print(
+        f"rounds: {a}'s side netted more in {won}, less in {lost}, as much in "
+        f"{rounds - won - lost} of {rounds}: score {share:.1%}, Elo-style {elo(share):+.0f}"
     )
     for level in sorted({a, b}):
         times = [t * 1000 for r in results for t in r.times.get(level, [])]
