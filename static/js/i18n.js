@@ -26,11 +26,10 @@ const DICT = {
     tiles_n: "{n} tiles", tiles_n_one: "{n} tile",
     draw: "Draw", pass: "Pass", must_play: "must play", must_play_note: "You drew {tile}: you must play it.",
     no_moves_draw: "No tile fits: draw from the stock.", no_moves_pass: "No tile fits and the stock is empty: pass.",
-    select_tile: "Choose a tile, then a place on the board.", choose_place: "Choose where to play {tile}.",
+    select_tile: "Choose a tile, then a place on the board.",
     scores: "Scores", log: "Moves", log_empty: "No moves yet.",
     log_open: "{name} opened with {tile}", log_place: "{name} played {tile} at {place}",
     log_draw: "{name} drew a tile", log_draw_you: "{name} drew {tile}", log_pass: "{name} passed", log_auto: "(automatic)",
-    pts: "{raw} → +{disp}",
     round_over: "Round {n} over", result_domino: "{name} played out.", result_blocked: "The round is blocked: nobody scores for it.",
     col_player: "Player", col_hand: "Hand", col_pips: "Pips", col_rounded: "Rounded", col_deduction: "Deduction",
     new_scores: "New scores", next_round: "Ready for the next round", ready_waiting: "Ready: {names}. The next round starts when everyone is ready or after a short countdown.",
@@ -40,7 +39,7 @@ const DICT = {
     side_label: "{names}",
     zoom_in: "Zoom in", zoom_out: "Zoom out", zoom_reset: "Fit",
     board_label: "The layout", hand_label: "Your hand",
-    place_label: "Play {tile} at {place}: {points} points",
+    place_label: "Play {tile} at {place}: {points}",
     err_generic: "Something went wrong: {msg}",
     err_not_your_turn: "It is not your turn.", err_illegal_move: "That move is not allowed: {msg}",
     err_stale: "The table moved on; showing the latest state.", err_conflict: "Another move came first; showing the latest state.",
@@ -56,6 +55,12 @@ const DICT = {
     loading: "Loading…", match_n: "Match {n}",
     keyboard_help: "Keys: ←/→ choose a tile, Enter select, then ←/→ choose a place and Enter to play; D draw, P pass, Esc cancel, +/− zoom.",
     description: "Layout description",
+
+    // --- issue 11 ---
+    pts_none: "0", pts_label: "{raw} → +{disp}",
+    choose_place: "{tile} selected: {n} places are shown with the points the score will gain. Click one to play; Esc or the empty felt to cancel.",
+    confirm_single: "{tile} fits in one place, shown with its points. Click the place or the tile again to play; Esc or the empty felt to cancel.",
+    sending: "Playing…",
   },
   uk: {
     app_title: "П'ять — онлайн",
@@ -82,11 +87,10 @@ const DICT = {
     tiles_n: "{n} кісток", tiles_n_one: "{n} кістка", tiles_n_few: "{n} кістки",
     draw: "Добрати", pass: "Пас", must_play: "треба зіграти", must_play_note: "Ви добрали {tile}: її треба зіграти.",
     no_moves_draw: "Немає ходу: доберіть з базару.", no_moves_pass: "Немає ходу і базар порожній: пас.",
-    select_tile: "Виберіть кістку, потім місце на столі.", choose_place: "Виберіть, куди поставити {tile}.",
+    select_tile: "Виберіть кістку, потім місце на столі.",
     scores: "Рахунок", log: "Ходи", log_empty: "Ходів ще немає.",
     log_open: "{name} почав(ла) з {tile}", log_place: "{name}: {tile} до {place}",
     log_draw: "{name} добрав(ла) кістку", log_draw_you: "{name} добрав(ла) {tile}", log_pass: "{name}: пас", log_auto: "(автоматично)",
-    pts: "{raw} → +{disp}",
     round_over: "Раунд {n} завершено", result_domino: "{name} виставив(ла) усі кістки.", result_blocked: "Риба: раунд заблоковано, ніхто не отримує очок.",
     col_player: "Гравець", col_hand: "Рука", col_pips: "Очки", col_rounded: "Округлено", col_deduction: "Мінус",
     new_scores: "Новий рахунок", next_round: "Готовий(а) до наступного раунду", ready_waiting: "Готові: {names}. Наступний раунд почнеться, коли всі будуть готові, або за кілька секунд.",
@@ -96,7 +100,7 @@ const DICT = {
     side_label: "{names}",
     zoom_in: "Збільшити", zoom_out: "Зменшити", zoom_reset: "Вмістити",
     board_label: "Викладка", hand_label: "Ваша рука",
-    place_label: "Поставити {tile} до {place}: {points} очок",
+    place_label: "Поставити {tile} до {place}: {points}",
     err_generic: "Помилка: {msg}",
     err_not_your_turn: "Зараз не ваш хід.", err_illegal_move: "Такий хід заборонено: {msg}",
     err_stale: "Стан столу змінився; показуємо актуальний.", err_conflict: "Інший хід був першим; показуємо актуальний стан.",
@@ -112,6 +116,13 @@ const DICT = {
     loading: "Завантаження…", match_n: "Партія {n}",
     keyboard_help: "Клавіші: ←/→ вибір кістки, Enter — взяти, далі ←/→ вибір місця і Enter — хід; D — добрати, P — пас, Esc — скасувати, +/− масштаб.",
     description: "Опис викладки",
+
+    // --- issue 11 ---
+    pts_none: "0", pts_label: "{raw} → +{disp}",
+    choose_place_few: "Вибрано {tile}: показано {n} місця з очками, які додасться до рахунку. Клацніть місце, щоб походити; Esc або порожнє сукно — скасувати.",
+    choose_place: "Вибрано {tile}: показано {n} місць з очками, які додасться до рахунку. Клацніть місце, щоб походити; Esc або порожнє сукно — скасувати.",
+    confirm_single: "{tile} можна поставити лише в одне місце (показано з очками). Клацніть його або ще раз кістку, щоб походити; Esc або порожнє сукно — скасувати.",
+    sending: "Хід…",
   },
 };
 
@@ -161,3 +172,8 @@ export function hasKey(key) { return key in DICT.en; }
 /** A place's side name in the current language ("branchA" -> "branch A"). */
 export function sideLabel(side) { return hasKey("side_" + side) ? t("side_" + side) : side; }
 export const _dict = DICT;
+
+/** Points as the log and the targets show them (R3/R15): "15 → +3", or "0". */
+export function pointsText(raw) {
+  return raw > 0 && raw % 5 === 0 ? t("pts_label", { raw, disp: raw / 5 }) : t("pts_none");
+}

@@ -1,8 +1,8 @@
 // The table in play (and spectating): seats around the felt, the board, your hand,
 // scores with tallies, the log; the round/match result dialog on top when settled.
 import { h } from "../dom.js";
-import { t, sideLabel, layoutDescription } from "../i18n.js";
-import { renderBoard, tileSvg, svgEl } from "../board/render.js";
+import { t, sideLabel, layoutDescription, pointsText } from "../i18n.js";
+import { renderBoard, fitView, tileSvg, svgEl } from "../board/render.js";
 import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } from "../board/input.js";
 import { tallySvg } from "./tally.js";
 import { renderSettlement } from "./settlement.js";
@@ -11,7 +11,7 @@ import * as S from "../state.js";
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
 
 export function renderPlay(root, ctx) {
-  const { st, update, play, selectTile, setZoom, getLayout, currentTargets } = ctx;
+  const { st, update, play, selectTile, deselect, setZoom, getLayout, currentTargets } = ctx;
   const seatName = (seat) => S.seatName(st, seat);
   const isConnected = (seat) => S.isConnected(st, seat);
   const sideNames = (side) => S.sideNames(st, side);
@@ -34,13 +34,23 @@ export function renderPlay(root, ctx) {
     });
     const felt = h("div", { class: "felt" });
     screen.appendChild(felt);
+    // A click on empty felt (not a drag, not a control) deselects the tile.
+    let down = null;
+    felt.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY }; });
+    felt.addEventListener("click", (e) => {
+      if (!st.selected) return;
+      if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 6) return; // a pan, not a click
+      if (e.target.closest && e.target.closest("button, [data-move], a, input, select, .zoom-controls")) return;
+      deselect();
+    });
 
     // seats around the table
     const positions = POSITIONS[n];
     for (let seat = 0; seat < n; seat++) {
       const rel = (seat - base + n) % n;
       const pos = positions[rel];
-      if (pos === "bottom" && you !== null) continue; // your own hand is drawn below
+      if (pos === "bottom") continue; // your own hand (or, watching, seat 0's backs) is drawn below, once
       felt.appendChild(seatArea(seat, pos, v));
     }
 
@@ -49,10 +59,9 @@ export function renderPlay(root, ctx) {
       class: "board", "data-testid": "board", role: "img", "aria-label": t("board_label"),
       "aria-describedby": "layout-description", tabindex: "0", "data-focus": "board",
     });
-    const portrait = window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+    const px = st.boardPx || null;
     renderBoard(svg, lay, {
-      last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom,
-      minView: portrait ? { w: 22, h: 26 } : { w: 36, h: 20 },
+      last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom, px,
     });
     svg.addEventListener("click", (e) => {
       const tg = e.target.closest && e.target.closest("[data-move]");
@@ -63,23 +72,28 @@ export function renderPlay(root, ctx) {
     const info = h("div", { class: "board-info" },
       h("span", { class: "stock", "data-testid": "stock-count", "data-stock": v.stock, text: t("stock", { n: v.stock }) }),
       h("span", { class: "board-count" + (sum > 0 && sum % 5 === 0 ? " scoring" : ""), "data-testid": "board-count", "data-sum": sum, text: t("board_count", { n: sum }) }));
-    const zoomCtl = h("div", { class: "zoom-controls" },
+    const zoomCtl = h("div", { class: "zoom-controls", "data-testid": "zoom-controls" },
       h("button", { "aria-label": t("zoom_out"), title: t("zoom_out"), onclick: () => { const k = Math.max(1, st.zoom.k / 1.25); setZoom({ k, x: k === 1 ? 0 : st.zoom.x, y: k === 1 ? 0 : st.zoom.y }); }, text: "−" }),
       h("button", { "aria-label": t("zoom_reset"), title: t("zoom_reset"), onclick: () => setZoom({ k: 1, x: 0, y: 0 }), text: "⤢" }),
       h("button", { "aria-label": t("zoom_in"), title: t("zoom_in"), onclick: () => setZoom({ ...st.zoom, k: Math.min(6, st.zoom.k * 1.25) }), text: "+" }));
     const focused = targets[st.focusIdx];
     const announce = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "target-announce",
       text: focused ? focused.label : "" });
-    const boardWrap = h("div", { class: "board-wrap" }, svg, info, zoomCtl, announce,
-      you === null ? h("div", { class: "spectating-banner", "data-testid": "spectating-banner" },
-        h("span", { class: "badge spectating", text: t("spectating") }), h("div", { class: "meta", text: t("spectating_note") })) : null);
+    // The bar above the board holds the counts, the spectator's mark and the zoom
+    // buttons, so nothing is drawn over the tiles.
+    const bar = h("div", { class: "board-bar" }, info,
+      you === null ? h("div", { class: "spectating-banner", "data-testid": "spectating-banner", title: t("spectating_note") },
+        h("span", { class: "badge spectating", text: t("spectating") }), h("span", { class: "meta", text: t("spectating_note") })) : null,
+      zoomCtl);
+    const boardArea = h("div", { class: "board-area", "data-testid": "board-area" }, svg);
+    const boardWrap = h("div", { class: "board-wrap" }, bar, boardArea, announce);
     felt.appendChild(boardWrap);
 
     // bottom: your hand (or seat 0's backs for a spectator)
     const bottom = h("div", { class: "seat-area seat-bottom" + (v.turn === base && v.phase === "playing" ? " turn" : ""), "data-testid": "seat-area-" + base });
     if (you !== null) {
       const mySide = v.sides.findIndex((x) => x.includes(you));
-      bottom.appendChild(h("div", { class: "name" }, presenceDot(you), h("span", { text: seatName(you) + " (" + t("you") + ")" }),
+      bottom.appendChild(h("div", { class: "name" }, presenceDot(you), h("span", { class: "name-text", title: seatName(you), text: seatName(you) + " (" + t("you") + ")" }),
         n === 4 ? h("span", { class: "side-mark side-" + mySide, title: t("team", { n: mySide + 1 }) }) : null));
       bottom.appendChild(renderHand(v, legal, myTurn));
       const actions = h("div", { class: "actions" });
@@ -96,13 +110,16 @@ export function renderPlay(root, ctx) {
     let status;
     if (v.phase !== "playing") status = "";
     else if (myTurn) {
-      if (v.must_play) status = t("must_play_note", { tile: v.must_play });
-      else if (st.selected) status = t("choose_place", { tile: st.selected });
+      const nSel = st.selected ? movesForTile(legal, st.selected).length : 0;
+      if (st.selected && nSel === 1) status = t("confirm_single", { tile: st.selected });
+      else if (st.selected) status = t("choose_place", { tile: st.selected, n: nSel });
+      else if (v.must_play) status = t("must_play_note", { tile: v.must_play });
       else if (legal.some((m) => m.kind === "draw")) status = t("no_moves_draw");
       else if (legal.some((m) => m.kind === "pass")) status = t("no_moves_pass");
       else status = t("your_turn") + " — " + t("select_tile");
+      if (st.busy) status = t("sending");
     } else status = v.turn !== null ? t("turn_of", { name: seatName(v.turn) }) : "";
-    felt.appendChild(h("div", { class: "status-line", style: { gridArea: "status" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "aria-live": "polite", text: status }));
+    felt.appendChild(h("div", { class: "status-line", style: { gridArea: "status" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "data-selected": st.selected || "", "aria-live": "polite", text: status }));
 
     // The tab title tells a player in another tab that it is their turn.
     document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
@@ -110,6 +127,13 @@ export function renderPlay(root, ctx) {
     // side panel
     screen.appendChild(renderPanel(v));
     root.appendChild(screen);
+    // Fit the drawing to the board's real size (known only once it is on the page).
+    const area = boardArea.getBoundingClientRect();
+    const pxNow = { w: Math.round(area.width), h: Math.round(area.height) };
+    if (pxNow.w > 0 && (!px || Math.abs(px.w - pxNow.w) > 1 || Math.abs(px.h - pxNow.h) > 1)) {
+      st.boardPx = pxNow;
+      fitView(svg, lay, targets, { zoom: st.zoom, px: pxNow });
+    }
     const dialogKey = v.round + ":" + v.phase;
     if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
       // The results are tucked away so the final board can be studied.
@@ -145,7 +169,7 @@ export function renderPlay(root, ctx) {
       class: `seat-area seat-${pos}` + (v.turn === seat && v.phase === "playing" ? " turn" : ""),
       "data-testid": "seat-area-" + seat, "data-hand-size": n,
     },
-      h("div", { class: "name" }, presenceDot(seat), h("span", { text: seatName(seat) }),
+      h("div", { class: "name" }, presenceDot(seat), h("span", { class: "name-text", title: seatName(seat), text: seatName(seat) }),
         v.players === 4 ? h("span", { class: "side-mark side-" + side, title: t("team", { n: side + 1 }) }) : null),
       h("div", { class: "meta", text: t("tiles_n", { n }) + (v.players === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       backs);
@@ -185,7 +209,7 @@ export function renderPlay(root, ctx) {
     v.sides.forEach((seats, side) => {
       const score = v.scores[side];
       scores.appendChild(h("tr", { "data-testid": "score-side-" + side, "data-score": score },
-        h("td", {}, v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ", h("span", { text: sideNames(side) })),
+        h("td", { class: "who" }, v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ", h("span", { class: "name-text", title: sideNames(side), text: sideNames(side) })),
         h("td", {}, tallySvg(score)),
         h("td", { class: "num", text: String(score) })));
     });
@@ -209,12 +233,12 @@ export function renderPlay(root, ctx) {
     if (ev.kind === "open") text = t("log_open", { name, tile: ev.tile });
     else if (ev.kind === "place") text = t("log_place", { name, tile: ev.tile, place: placeText(ev.place, sideLabel) });
     else if (ev.kind === "draw") text = ev.drawn ? t("log_draw_you", { name, tile: ev.drawn }) : t("log_draw", { name });
-    else if (ev.kind === "pass") text = t("log_pass", { name }) + (ev.auto ? " " + t("log_auto") : "");
+    else if (ev.kind === "pass") text = t("log_pass", { name }) + (ev.auto || S.isAutoPass(st, ev) ? " " + t("log_auto") : "");
     else text = ev.move || "";
     const li = h("li", { "data-kind": ev.kind }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;
-      li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + (raw > 0 ? t("pts", { raw, disp: raw / 5 }) : "0") }));
+      li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + pointsText(raw) }));
     }
     return li;
   }

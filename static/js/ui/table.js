@@ -3,7 +3,7 @@
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
 import { h, clear } from "../dom.js";
-import { t, sideLabel } from "../i18n.js";
+import { t, sideLabel, pointsText } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
@@ -83,13 +83,23 @@ export function openTable(root, app, code, { watch = false } = {}) {
     update({ busy: true, selected: null, error: null });
   }
 
+  // Two-step play: the first click (or Enter) on a tile only selects it and shows its
+  // places with their points; a second click on a place plays (so does a second click
+  // on the tile itself when it fits in one place only). Another tile switches the
+  // selection, never plays; Esc or a click on empty felt deselects.
   function selectTile(tile) {
     const legal = (st.view && st.view.legal) || [];
     const moves = movesForTile(legal, tile);
     if (!moves.length) return;
-    if (moves.length === 1 && st.selected !== tile) { play(moves[0].move); return; }
-    update({ selected: st.selected === tile ? null : tile, focusIdx: 0 });
+    if (st.selected === tile) {
+      if (moves.length === 1) play(moves[0].move);
+      else update({ selected: null });
+      return;
+    }
+    update({ selected: tile, focusIdx: 0 });
   }
+
+  function deselect() { if (st.selected) update({ selected: null }); }
 
   async function httpAction(fn) {
     try {
@@ -191,7 +201,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   function currentTargets() {
     if (!st.selected || !st.view) return [];
     return targetsFor(getLayout(), st.view.legal, st.selected, (m) =>
-      t("place_label", { tile: m.tile, place: m.place ? placeText(m.place, sideLabel) : "—", points: m.points || 0 }));
+      t("place_label", { tile: m.tile, place: m.place ? placeText(m.place, sideLabel) : "—", points: pointsText(m.points || 0) }));
   }
 
   const onResize = () => { layoutCache.key = null; update({}); };
@@ -229,7 +239,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   // What the views get: the state, and the actions they may call.
   const ctx = {
     st, update, code, go: (path) => app.go(path),
-    play, selectTile, sitAt, httpAction, leave, setZoom, getLayout, currentTargets,
+    play, selectTile, deselect, sitAt, httpAction, leave, setZoom, getLayout, currentTargets,
     nextRound: () => sock && sock.nextRound(),
   };
 
