@@ -126,6 +126,13 @@ export function fitView(svg, lay, targets, opts = {}) {
   return vb;
 }
 
+// A connector: a dashed polyline through [x0, y0, x1, y1, …] (grid units).
+function connectorLine(conn, cls, parent) {
+  const pts = [];
+  for (let i = 0; i + 1 < conn.length; i += 2) pts.push(conn[i] * U + "," + conn[i + 1] * U);
+  return svgEl("polyline", { points: pts.join(" "), class: cls, fill: "none" }, parent);
+}
+
 /**
  * Draw the board.
  *  svg      the <svg> element (content is replaced)
@@ -147,10 +154,7 @@ export function renderBoard(svg, lay, opts = {}) {
   const gTargets = svgEl("g", { class: "targets" }, svg);
 
   for (const r of lay.rects) {
-    if (r.connector) {
-      const [x1, y1, x2, y2] = r.connector;
-      svgEl("line", { x1: x1 * U, y1: y1 * U, x2: x2 * U, y2: y2 * U, class: "connector" }, gConn);
-    }
+    if (r.connector) connectorLine(r.connector, "connector", gConn);
     const [one, two] = faceValues(r);
     const g = tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, r.tile === opts.last ? "last" : "");
     g.setAttribute("data-tile", r.tile);
@@ -167,10 +171,7 @@ export function renderBoard(svg, lay, opts = {}) {
       "data-place": t.key, "data-move": t.move, "data-points": t.points, "data-score": displayedPoints(t.points),
       role: "button", tabindex: "-1", "aria-label": t.label || t.key,
     }, gTargets);
-    if (r.connector) {
-      const [x1, y1, x2, y2] = r.connector;
-      svgEl("line", { x1: x1 * U, y1: y1 * U, x2: x2 * U, y2: y2 * U, class: "connector ghost" }, g);
-    }
+    if (r.connector) connectorLine(r.connector, "connector ghost", g);
     if (r.first !== undefined) {
       const [one, two] = faceValues(r);
       g.appendChild(tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, "ghost"));

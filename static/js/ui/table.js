@@ -7,7 +7,7 @@ import { t, sideLabel, pointsText } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
-import { computeLayout } from "../board/layout.js";
+import { computeLayout, boardFor } from "../board/layout.js";
 import { targetsFor, movesForTile, placeText } from "../board/input.js";
 import { renderWaiting } from "./waiting.js";
 import { renderPlay } from "./play.js";
@@ -186,9 +186,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   function setZoom(z) { update({ zoom: z }); }
 
-  function boardDims() {
-    return window.innerWidth < 700 && window.innerHeight > window.innerWidth ? { w: 28, h: 44 } : { w: 56, h: 36 };
-  }
+  function boardDims() { return boardFor(window.innerWidth, window.innerHeight); }
 
   function getLayout() {
     const tiles = (st.view && st.view.layout && st.view.layout.tiles) || [];
