@@ -10,6 +10,8 @@ export function initialState(code, saved) {
     busy: false, fatal: null, joinName: null, hiddenDialog: null, dialogFocused: null,
     clockOffset: 0, // server clock − this clock, ms (from the snapshot's server_time)
     autoPasses: {}, // "round:index" of passes the server played automatically (event.auto, R19)
+    history: null, // GET /api/tables/{code}/history (score sheet, past rounds)
+    review: null, // the round whose board and settlement are shown again (score sheet)
     boardPx: null, // the board's size in CSS pixels, measured after drawing
   };
 }

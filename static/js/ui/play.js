@@ -5,7 +5,8 @@ import { t, sideLabel, layoutDescription, pointsText } from "../i18n.js";
 import { renderBoard, fitView, tileSvg, svgEl } from "../board/render.js";
 import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } from "../board/input.js";
 import { tallySvg } from "./tally.js";
-import { renderSettlement } from "./settlement.js";
+import { renderSettlement, countdownEl } from "./settlement.js";
+import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
 import * as S from "../state.js";
 
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
@@ -122,6 +123,12 @@ export function renderPlay(root, ctx) {
     felt.appendChild(h("div", { class: "status-line", style: { gridArea: "status" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "data-selected": st.selected || "", "aria-live": "polite", text: status }));
 
     // The tab title tells a player in another tab that it is their turn.
+    if (st.review) {
+      const rv = renderRoundReview(st, st.review, ctx.closeReview, tileSvg);
+      root.appendChild(rv);
+      const btn = rv.querySelector("[data-testid=close-review]");
+      if (st.dialogFocused !== "review:" + st.review) { st.dialogFocused = "review:" + st.review; queueMicrotask(() => btn.focus()); }
+    }
     document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
 
     // side panel
@@ -137,13 +144,16 @@ export function renderPlay(root, ctx) {
     const dialogKey = v.round + ":" + v.phase;
     if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
       // The results are tucked away so the final board can be studied.
+      // It stays until the next round is actually dealt (the server's countdown goes on).
+      const cd = v.phase === "round_over" ? countdownEl(st) : null;
       root.appendChild(h("div", { class: "dialog-tab" }, h("button", {
         class: "primary", "data-testid": "show-results", onclick: () => update({ hiddenDialog: null }),
-        text: v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round }),
-      })));
+        text: (v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round })) + " — " + t("show_results"),
+      }), cd));
     } else if (v.phase === "round_over" || v.phase === "match_over") {
       const overlay = renderSettlement(ctx, v);
       root.appendChild(overlay);
+      if (st.review) overlay.hidden = true; // a past round is being looked at on top
       // Keyboard users land on the dialog's main button (once per settlement).
       const key = v.round + ":" + v.phase;
       if (st.dialogFocused !== key) {
@@ -214,6 +224,8 @@ export function renderPlay(root, ctx) {
         h("td", { class: "num", text: String(score) })));
     });
     panel.appendChild(h("section", { class: "card" }, h("h2", { text: t("scores") + " (" + v.target + ")" }), scores));
+    panel.appendChild(h("section", { class: "card sheet-card" }, h("h2", { text: t("score_sheet") }),
+      renderScoreSheet(st, v.sides, ctx.review)));
 
     const log = h("ul", { class: "log", "data-testid": "log" });
     const entries = (v.log || []).filter((e) => e.type === "move");

@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { api } from "../net/api.js";
 import { tileSvg } from "../board/render.js";
 import { tallySvg } from "./tally.js";
+import { renderScoreSheet, settlementTable } from "./scoresheet.js";
 import * as S from "../state.js";
 
 // The next-round countdown: the server's deadline (TableInfo.next_round_at) turned into
@@ -23,6 +24,15 @@ function tick() {
     const text = countdownText(Number(el.dataset.deadline));
     if (el.textContent !== text) el.textContent = text;
   }
+}
+
+/** "Next round in N s", counting down in place to the server's deadline (or null). */
+export function countdownEl(st) {
+  const deadline = Date.parse((st.table && st.table.next_round_at) ?? "");
+  if (!Number.isFinite(deadline)) return null;
+  const local = deadline - (st.clockOffset || 0);
+  if (!ticker) ticker = setInterval(tick, 250);
+  return h("p", { class: "countdown", "data-testid": "next-round-countdown", "data-deadline": String(local), text: countdownText(local) });
 }
 
 export function renderSettlement(ctx, v) {
@@ -45,23 +55,8 @@ export function renderSettlement(ctx, v) {
     card.appendChild(h("h2", { text: t("round_over", { n: v.round }) }));
   }
   if (s) {
-    card.appendChild(h("p", { text: s.result === "blocked" ? t("result_blocked") : t("result_domino", { name: seatName(s.finisher) }) }));
-    const tbl = h("table", { class: "settlement-table" },
-      h("thead", {}, h("tr", {}, ...["col_player", "col_hand", "col_pips", "col_rounded", "col_deduction"].map((k) => h("th", { text: t(k) })))));
-    const body = h("tbody");
-    (s.hands || []).forEach((handTiles, seat) => {
-      const pips = s.pips[seat], ded = s.deductions[seat];
-      const handEl = h("div", { class: "settle-hand", "data-testid": "settle-hand-" + seat });
-      for (const tile of handTiles) {
-        const wrap = h("span", { "data-tile": tile, title: tile });
-        wrap.appendChild(tileSvg(tile, { size: 20 }));
-        handEl.appendChild(wrap);
-      }
-      body.appendChild(h("tr", {}, h("td", { text: seatName(seat) }), h("td", {}, handEl),
-        h("td", { text: String(pips) }), h("td", { text: String(ded * 5) }), h("td", { text: ded ? "−" + ded : "0" })));
-    });
-    tbl.appendChild(body);
-    card.appendChild(tbl);
+    card.appendChild(h("p", { "data-testid": "round-result", text: s.result === "blocked" ? t("result_blocked") : t("result_domino", { name: seatName(s.finisher) }) }));
+    card.appendChild(settlementTable(st, s, tileSvg));
   }
   card.appendChild(h("h3", { text: over ? t("final_scores") : t("new_scores") }));
   const sc = h("table", { class: "scores" });
@@ -82,9 +77,7 @@ export function renderSettlement(ctx, v) {
     const names = ready.join(", ") || "—";
     if (Number.isFinite(deadline)) {
       card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_list", { names }) }));
-      const local = deadline - (st.clockOffset || 0);
-      card.appendChild(h("p", { "data-testid": "next-round-countdown", "data-deadline": String(local), text: countdownText(local) }));
-      if (!ticker) ticker = setInterval(tick, 250);
+      card.appendChild(countdownEl(st));
     } else {
       // no countdown known (none running, or an older server): the general words
       card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_waiting", { names }) }));
@@ -98,6 +91,9 @@ export function renderSettlement(ctx, v) {
       })));
     }
     card.appendChild(h("p", { text: t("rematch_votes", { names: votes.join(", ") || "—" }) }));
+    // The whole match, round by round, on the match-end screen too.
+    card.appendChild(h("h3", { text: t("score_sheet") }));
+    card.appendChild(renderScoreSheet(st, v.sides, null));
     card.appendChild(h("button", { onclick: () => go("/"), text: t("back_home") }));
   }
   return h("div", { class: "overlay" }, card);

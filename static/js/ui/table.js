@@ -21,12 +21,27 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let scheduled = false;
   let disposed = false;
 
+  // The match history (score sheet, past rounds) is fetched when the match or the
+  // round changes; the current round itself comes from the view.
+  let historyKey = null;
+  function refreshHistory() {
+    const v = st.view, tb = st.table;
+    if (!v || !tb) return;
+    const key = tb.match + ":" + v.round + ":" + (st.you ?? "x");
+    if (key === historyKey) return;
+    historyKey = key;
+    api.history(code, st.token).then((hist) => {
+      if (!disposed && historyKey === key) update({ history: hist });
+    }).catch(() => { if (historyKey === key) historyKey = null; });
+  }
+
   function update(patch = {}, force = false) {
     // Skip renders that would change nothing (e.g. a repeated presence frame), so
     // the DOM under the user's pointer is not replaced needlessly.
     const changed = force || Object.keys(patch).length === 0 ||
       Object.entries(patch).some(([k, v]) => JSON.stringify(st[k]) !== JSON.stringify(v));
     Object.assign(st, patch);
+    if ("view" in patch || "table" in patch) refreshHistory();
     if (!changed || scheduled || disposed) return;
     scheduled = true;
     queueMicrotask(() => { scheduled = false; if (!disposed) render(); });
@@ -239,6 +254,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
     st, update, code, go: (path) => app.go(path),
     play, selectTile, deselect, sitAt, httpAction, leave, setZoom, getLayout, currentTargets,
     nextRound: () => sock && sock.nextRound(),
+    review: (round) => update({ review: round }),
+    closeReview: () => update({ review: null }),
   };
 
   // Test hook (used by tests/browser): drop the socket as a network failure would.
