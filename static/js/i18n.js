@@ -64,6 +64,9 @@ const DICT = {
     score_sheet: "Score sheet", sheet_round: "Round", sheet_result: "Result", sheet_in_play: "in play",
     sheet_blocked: "blocked", sheet_domino: "{name} went out", sheet_tally: "Tally (R26)",
     sheet_cell_title: "made +{made}, deducted −{ded}, total {total}", sheet_review: "Round {n}: final board and settlement",
+    table_name_optional: "Table name (optional: your name if empty)", table_name_placeholder: "your name",
+    name_limit: "Up to {max} characters.", name_too_long: "{n} characters: names have at most {max}.",
+    table_full_watch: "Every seat is taken: you are watching this table.",
     close: "Close", scores_after: "Scores after the round: {scores}", show_results: "show the results",
   },
   uk: {
@@ -130,6 +133,9 @@ const DICT = {
     score_sheet: "Записник рахунку", sheet_round: "Раунд", sheet_result: "Підсумок", sheet_in_play: "триває",
     sheet_blocked: "риба", sheet_domino: "{name} вийшов(ла)", sheet_tally: "Рахунок рисками (R26)",
     sheet_cell_title: "набрано +{made}, мінус −{ded}, разом {total}", sheet_review: "Раунд {n}: остання викладка і підрахунок",
+    table_name_optional: "Назва столу (необов'язково: інакше — ваше ім'я)", table_name_placeholder: "ваше ім'я",
+    name_limit: "До {max} символів.", name_too_long: "{n} символів: ім'я має бути не довше {max}.",
+    table_full_watch: "Усі місця зайняті: ви дивитеся цей стіл.",
     close: "Закрити", scores_after: "Рахунок після раунду: {scores}", show_results: "показати підсумки",
   },
 };

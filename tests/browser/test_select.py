@@ -83,6 +83,14 @@ def test_second_click_on_a_place_plays_and_pill_matches_the_log(new_page) -> Non
         actor.wait_for_selector("svg.board [data-move]")
         targets = _targets(actor)
         assert seq_of(actor) == before
+        # Each pill lies inside its own ghost, so it never covers a placed tile.
+        inside = actor.eval_on_selector_all(
+            "svg.board [data-move]",
+            """els => els.map(g => { const p = g.querySelector('.target-pill').getBoundingClientRect();
+                const r = g.querySelector('.target-rect').getBoundingClientRect();
+                return p.left >= r.left - 1 && p.right <= r.right + 1 && p.top >= r.top - 1 && p.bottom <= r.bottom + 1; })""",
+        )
+        assert all(inside), inside
         tg = max(targets, key=lambda x: int(x["raw"]))
         actor.locator(f"svg.board [data-move='{tg['move']}']").click()
         wait_seq(actor, before + 1)

@@ -3,26 +3,31 @@ import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, saveSeat, loadName, saveName } from "../net/api.js";
 import { errorText } from "./errors.js";
+import { nameHint, nameOk } from "./names.js";
 
 export function renderHome(root, app) {
   clear(root);
   const err = h("p", { class: "error-text", "data-testid": "home-error", role: "alert" });
 
-  const name = h("input", { "data-testid": "create-name", required: true, maxlength: 40, value: "", placeholder: "Friday" });
+  // The table name is optional: without one the table is named after its host.
+  const name = h("input", { "data-testid": "create-name", maxlength: 40, value: "", placeholder: loadName() || t("table_name_placeholder") });
   const players = h("select", { "data-testid": "create-players" },
     h("option", { value: "2", text: "2" }), h("option", { value: "3", text: "3" }), h("option", { value: "4", text: "4" }));
   const pub = h("input", { type: "checkbox", "data-testid": "create-public", checked: true });
-  const host = h("input", { "data-testid": "create-host-name", required: true, maxlength: 24, value: loadName() });
+  const host = h("input", { "data-testid": "create-host-name", required: true, value: loadName(), "aria-describedby": "host-name-hint" });
+  const hostHint = nameHint(host, "host-name-hint");
+  host.addEventListener("input", () => { name.placeholder = host.value.trim() || t("table_name_placeholder"); });
   const form = h("form", { "data-testid": "create-form" },
-    h("label", { class: "form-row" }, h("span", { text: t("table_name") }), name),
+    h("label", { class: "form-row" }, h("span", { text: t("table_name_optional") }), name),
     h("div", { class: "form-row inline" }, h("label", {}, h("span", { text: t("players") + " " }), players),
       h("label", {}, pub, " ", t("public_table"))),
-    h("label", { class: "form-row" }, h("span", { text: t("your_name") }), host),
+    h("label", { class: "form-row" }, h("span", { text: t("your_name") }), host, hostHint),
     h("button", { class: "primary", type: "submit", "data-testid": "create-submit", text: t("create") }));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     err.textContent = "";
     const hostName = host.value.trim();
+    if (!nameOk(hostName)) { err.textContent = t("err_invalid_name"); host.focus(); return; }
     try {
       const res = await api.createTable({
         name: name.value.trim() || hostName, players: Number(players.value), public: pub.checked, host_name: hostName,

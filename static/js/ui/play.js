@@ -9,6 +9,7 @@ import { renderSettlement, countdownEl } from "./settlement.js";
 import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
 import * as S from "../state.js";
 
+let boardObserver = null; // re-fits the current board when its size changes
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
 
 export function renderPlay(root, ctx) {
@@ -134,13 +135,21 @@ export function renderPlay(root, ctx) {
     // side panel
     screen.appendChild(renderPanel(v));
     root.appendChild(screen);
-    // Fit the drawing to the board's real size (known only once it is on the page).
-    const area = boardArea.getBoundingClientRect();
-    const pxNow = { w: Math.round(area.width), h: Math.round(area.height) };
-    if (pxNow.w > 0 && (!px || Math.abs(px.w - pxNow.w) > 1 || Math.abs(px.h - pxNow.h) > 1)) {
-      st.boardPx = pxNow;
-      fitView(svg, lay, targets, { zoom: st.zoom, px: pxNow });
-    }
+    // Fit the drawing to the board's real size (known only once it is on the page),
+    // and again whenever that size changes.
+    const refit = () => {
+      const area = boardArea.getBoundingClientRect();
+      const pxNow = { w: Math.round(area.width), h: Math.round(area.height) };
+      const cur = st.boardPx;
+      if (pxNow.w > 0 && (!cur || Math.abs(cur.w - pxNow.w) > 1 || Math.abs(cur.h - pxNow.h) > 1)) {
+        st.boardPx = pxNow;
+        fitView(svg, lay, targets, { zoom: st.zoom, px: pxNow });
+      }
+    };
+    if (px !== st.boardPx) fitView(svg, lay, targets, { zoom: st.zoom, px: st.boardPx });
+    refit();
+    if (boardObserver) boardObserver.disconnect();
+    if (window.ResizeObserver) { boardObserver = new ResizeObserver(refit); boardObserver.observe(boardArea); }
     const dialogKey = v.round + ":" + v.phase;
     if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
       // The results are tucked away so the final board can be studied.

@@ -10,6 +10,7 @@ import { errorText } from "./errors.js";
 import { computeLayout, boardFor } from "../board/layout.js";
 import { targetsFor, movesForTile, placeText } from "../board/input.js";
 import { renderWaiting } from "./waiting.js";
+import { nameOk } from "./names.js";
 import { renderPlay } from "./play.js";
 import * as S from "../state.js";
 
@@ -142,7 +143,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       return;
     }
     const name = (nameInput ? nameInput.value : loadName()).trim();
-    if (!name) { update({ error: t("err_invalid_name") }); return; }
+    if (!nameOk(name)) { update({ error: t("err_invalid_name") }); return; }
     const res = await httpAction(() => api.join(code, name, seat));
     if (res && res.token) {
       saveName(name);
