@@ -151,7 +151,10 @@ export function renderBoard(svg, lay, opts = {}) {
 
   const gConn = svgEl("g", { class: "connectors" }, svg);
   const gTiles = svgEl("g", { class: "tiles" }, svg);
+  const gEnds = svgEl("g", { class: "open-ends" }, svg);
+  const gMarks = svgEl("g", { class: "marks" }, svg);
   const gTargets = svgEl("g", { class: "targets" }, svg);
+  const marks = new Map((opts.marks || []).map((m) => [m.tile, m]));
 
   for (const r of lay.rects) {
     if (r.connector) connectorLine(r.connector, "connector", gConn);
@@ -159,9 +162,38 @@ export function renderBoard(svg, lay, opts = {}) {
     const g = tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, r.tile === opts.last ? "last" : "");
     g.setAttribute("data-tile", r.tile);
     g.setAttribute("data-board-tile", r.tile);
+    const mk = marks.get(r.tile);
+    if (mk) {
+      // The last move of a player: a mark on the tile, their initial and what it scored.
+      g.classList.add("seat-last");
+      g.setAttribute("data-last-of", mk.seat);
+      const mx = (r.x + r.w) * U - 3, my = r.y * U + 3;
+      svgEl("circle", { cx: mx, cy: my, r: 6.5, class: "last-mark seat-c" + mk.seat }, gMarks);
+      const tx = svgEl("text", { x: mx, y: my, class: "last-mark-text" }, gMarks);
+      tx.textContent = mk.initial;
+      if (mk.points > 0) {
+        const fl = svgEl("text", { x: mx + 9, y: my - 2, class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat }, gMarks);
+        fl.textContent = "+" + mk.points;
+      }
+    }
     const title = svgEl("title", {}, g);
     title.textContent = r.tile;
     gTiles.appendChild(g);
+  }
+
+  // The open ends (R12), spinner branches included, with the number each shows.
+  const targeted = new Set(targets.map((tg) => tg.key));
+  for (const pl of opts.places || []) {
+    const port = lay.ports && lay.ports.get(pl.place);
+    if (!port || targeted.has(pl.place)) continue; // a target (with its points) lies there now
+    const [x, y] = port.p, [dx, dy] = port.d;
+    // Half a unit out: the cell in front of an open end is always free (a tile there
+    // would touch without joining), so the mark never covers a tile.
+    const cx = (x + dx * 0.5) * U, cy = (y + dy * 0.5) * U;
+    const g = svgEl("g", { class: "open-end", "data-open": pl.place, "data-value": pl.value }, gEnds);
+    svgEl("circle", { cx, cy, r: 4.5, class: "open-end-dot" }, g);
+    const tx = svgEl("text", { x: cx, y: cy, class: "open-end-text" }, g);
+    tx.textContent = String(pl.value);
   }
 
   for (const t of targets) {

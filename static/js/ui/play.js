@@ -7,6 +7,7 @@ import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } fr
 import { tallySvg } from "./tally.js";
 import { renderSettlement, countdownEl } from "./settlement.js";
 import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
+import { moveWords } from "./words.js";
 import * as S from "../state.js";
 
 let boardObserver = null; // re-fits the current board when its size changes
@@ -64,6 +65,7 @@ export function renderPlay(root, ctx) {
     const px = st.boardPx || null;
     renderBoard(svg, lay, {
       last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom, px,
+      marks: lastMoves(v, you), places: (v.layout && v.layout.places) || [],
     });
     svg.addEventListener("click", (e) => {
       const tg = e.target.closest && e.target.closest("[data-move]");
@@ -173,6 +175,21 @@ export function renderPlay(root, ctx) {
     }
   }
 
+  // The last placement of every other seat this round (all seats for a spectator):
+  // marked on its tile with the player's initial and the points it scored.
+  function lastMoves(v, you) {
+    const out = new Map();
+    const log = (v.log || []).filter((e) => e.type === "move");
+    const newest = log.length ? log[log.length - 1] : null;
+    for (const e of log) {
+      if ((e.kind === "place" || e.kind === "open") && e.seat !== you) {
+        out.set(e.seat, { tile: e.tile, seat: e.seat, points: e.points > 0 ? e.points / 5 : 0, fresh: e === newest,
+          initial: [...seatName(e.seat)][0] || String(e.seat + 1) });
+      }
+    }
+    return [...out.values()];
+  }
+
   function presenceDot(seat) {
     const on = isConnected(seat);
     return h("span", { class: "presence" + (on ? " on" : ""), "data-connected": on ? "1" : "0", title: on ? t("conn_open") : t("conn_closed") });
@@ -249,14 +266,9 @@ export function renderPlay(root, ctx) {
   }
 
   function logItem(ev, num) {
-    const name = seatName(ev.seat);
-    let text;
-    if (ev.kind === "open") text = t("log_open", { name, tile: ev.tile });
-    else if (ev.kind === "place") text = t("log_place", { name, tile: ev.tile, place: placeText(ev.place, sideLabel) });
-    else if (ev.kind === "draw") text = ev.drawn ? t("log_draw_you", { name, tile: ev.drawn }) : t("log_draw", { name });
-    else if (ev.kind === "pass") text = t("log_pass", { name }) + (ev.auto || S.isAutoPass(st, ev) ? " " + t("log_auto") : "");
-    else text = ev.move || "";
-    const li = h("li", { "data-kind": ev.kind }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
+    let text = moveWords(ev, getLayout(), seatName);
+    if (ev.kind === "pass" && (ev.auto || S.isAutoPass(st, ev))) text += " " + t("log_auto");
+    const li = h("li", { "data-kind": ev.kind, "data-notation": ev.move || "", "data-seat": ev.seat }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;
       li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + pointsText(raw) }));

@@ -265,6 +265,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   window.__fiveupTest = {
     dropSocket: () => { if (sock && sock.ws) sock.ws.close(); },
     inject: (frame) => sock && sock.handle(frame),
+    view: () => st.view, // what the page was sent (to compare the drawing with)
   };
 
   // ---- start ----
