@@ -73,6 +73,7 @@ const DICT = {
     dir_left_line: "left", dir_right_line: "right", dir_up_line: "upper", dir_down_line: "lower",
     dir_left_branch: "left", dir_right_branch: "right", dir_up_branch: "upper", dir_down_branch: "lower",
     open_end_label: "open end showing {value}",
+    sound_on: "🔊 Sound on", sound_off: "🔇 Sound off", rules_link: "Rules", mute: "Mute sounds",
     close: "Close", scores_after: "Scores after the round: {scores}", show_results: "show the results",
   },
   uk: {
@@ -148,6 +149,7 @@ const DICT = {
     dir_left_line: "ліва", dir_right_line: "права", dir_up_line: "верхня", dir_down_line: "нижня",
     dir_left_branch: "ліва", dir_right_branch: "права", dir_up_branch: "верхня", dir_down_branch: "нижня",
     open_end_label: "відкритий кінець: {value}",
+    sound_on: "🔊 Звук увімкнено", sound_off: "🔇 Звук вимкнено", rules_link: "Правила", mute: "Вимкнути звук",
     close: "Закрити", scores_after: "Рахунок після раунду: {scores}", show_results: "показати підсумки",
   },
 };

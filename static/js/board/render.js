@@ -172,9 +172,13 @@ export function renderBoard(svg, lay, opts = {}) {
       const tx = svgEl("text", { x: mx, y: my, class: "last-mark-text" }, gMarks);
       tx.textContent = mk.initial;
       if (mk.points > 0) {
-        const fl = svgEl("text", { x: mx + 9, y: my - 2, class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat }, gMarks);
+        const fl = svgEl("text", { x: mx + 9, y: my - 2, class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat, "data-tile": r.tile }, gMarks);
         fl.textContent = "+" + mk.points;
       }
+    }
+    if (opts.ownFloat && opts.ownFloat.tile === r.tile) {
+      const fl = svgEl("text", { x: (r.x + r.w) * U + 2, y: r.y * U, class: "float-points fresh", "data-float": "you", "data-tile": r.tile }, gMarks);
+      fl.textContent = "+" + opts.ownFloat.points;
     }
     const title = svgEl("title", {}, g);
     title.textContent = r.tile;

@@ -8,9 +8,12 @@ import { tallySvg } from "./tally.js";
 import { renderSettlement, countdownEl } from "./settlement.js";
 import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
 import { moveWords } from "./words.js";
+import { slideIn, dropIn, floatUp } from "./motion.js";
 import * as S from "../state.js";
 
 let boardObserver = null; // re-fits the current board when its size changes
+// What was drawn last time (board tiles, hand), so only what is new moves.
+let seen = { key: null, board: new Set(), hand: new Set() };
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
 
 export function renderPlay(root, ctx) {
@@ -65,7 +68,7 @@ export function renderPlay(root, ctx) {
     const px = st.boardPx || null;
     renderBoard(svg, lay, {
       last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom, px,
-      marks: lastMoves(v, you), places: (v.layout && v.layout.places) || [],
+      marks: lastMoves(v, you), places: (v.layout && v.layout.places) || [], ownFloat: ownFloat(v, you),
     });
     svg.addEventListener("click", (e) => {
       const tg = e.target.closest && e.target.closest("[data-move]");
@@ -137,6 +140,7 @@ export function renderPlay(root, ctx) {
     // side panel
     screen.appendChild(renderPanel(v));
     root.appendChild(screen);
+    animateNew(v, svg, you, base, n);
     // Fit the drawing to the board's real size (known only once it is on the page),
     // and again whenever that size changes.
     const refit = () => {
@@ -175,6 +179,28 @@ export function renderPlay(root, ctx) {
     }
   }
 
+  // Motion for what is new since the last drawing of this round: tiles slide in
+  // from their player's side, a drawn tile drops into the hand, points float up.
+  function animateNew(v, svg, you, base, n) {
+    const key = st.code + ":" + (st.table && st.table.match) + ":" + v.round + ":" + (you ?? "x");
+    const board = new Set(((v.layout && v.layout.tiles) || []).map((x) => x.tile));
+    const handNow = new Set(v.hand || []);
+    if (seen.key === key) {
+      const bySeat = new Map((v.log || []).filter((e) => e.tile).map((e) => [e.tile, e.seat]));
+      for (const tile of board) {
+        if (seen.board.has(tile)) continue;
+        const g = svg.querySelector(`[data-board-tile="${CSS.escape(tile)}"]`);
+        const seat = bySeat.get(tile);
+        slideIn(g, seat === undefined ? "bottom" : POSITIONS[n][(seat - base + n) % n]);
+      }
+      for (const tile of handNow) {
+        if (!seen.hand.has(tile)) dropIn(root.querySelector(`.hand-tile[data-tile="${CSS.escape(tile)}"]`));
+      }
+      for (const fl of svg.querySelectorAll(".float-points.fresh")) if (!seen.board.has(fl.dataset.tile)) floatUp(fl);
+    }
+    seen = { key, board, hand: handNow };
+  }
+
   // The last placement of every other seat this round (all seats for a spectator):
   // marked on its tile with the player's initial and the points it scored.
   function lastMoves(v, you) {
@@ -188,6 +214,14 @@ export function renderPlay(root, ctx) {
       }
     }
     return [...out.values()];
+  }
+
+  // Your own newest placement, when it scored: its points float up by the tile.
+  function ownFloat(v, you) {
+    const log = (v.log || []).filter((e) => e.type === "move");
+    const e = log[log.length - 1];
+    return e && you !== null && e.seat === you && e.points > 0 && (e.kind === "place" || e.kind === "open")
+      ? { tile: e.tile, points: e.points / 5 } : null;
   }
 
   function presenceDot(seat) {

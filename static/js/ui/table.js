@@ -3,7 +3,7 @@
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
 import { h, clear } from "../dom.js";
-import { t, sideLabel, pointsText } from "../i18n.js";
+import { t, sideLabel, pointsText, getLang } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
@@ -11,6 +11,7 @@ import { computeLayout, boardFor } from "../board/layout.js";
 import { targetsFor, movesForTile, placeText } from "../board/input.js";
 import { renderWaiting } from "./waiting.js";
 import { nameOk } from "./names.js";
+import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import * as S from "../state.js";
 
@@ -55,6 +56,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onSnapshot: (m) => update(S.snapshotPatch(st, m)),
       onEvent: (m) => {
         const patch = S.eventPatch(st, m);
+        // Sounds for live frames only (a replayed resync is old news).
+        if (!m.replay && m.view) for (const name of soundsFor(st.view, m.view, st.you)) playSound(name);
         // Removed from our seat before the start (kicked): carry on as a spectator.
         const ev = m.event || {};
         if ((ev.type === "kicked" || ev.type === "left") && st.you !== null && ev.seat === st.you && st.token) {
@@ -239,7 +242,14 @@ export function openTable(root, app, code, { watch = false } = {}) {
       h("span", { "data-testid": "table-code", text: st.table.code }),
       st.table.match ? h("span", { text: " · " + t("match_n", { n: st.table.match }) }) : null,
       st.view ? h("span", { text: " · " + t("round_n", { n: st.view.round }) }) : null,
-      spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null);
+      spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null,
+      h("span", { class: "head-tools" },
+        h("a", { href: "/static/rules.html?lang=" + getLang(), class: "rules-link", "data-testid": "rules-link", target: "_blank", rel: "noopener", text: t("rules_link") }),
+        h("button", {
+          class: "small", "data-testid": "mute-toggle", "aria-pressed": isMuted() ? "true" : "false", "aria-label": t("mute"),
+          onclick: () => { setMuted(!isMuted()); update({}, true); },
+          text: isMuted() ? t("sound_off") : t("sound_on"),
+        })));
     root.appendChild(head);
     if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
     if (st.table.status === "waiting" || !st.view) renderWaiting(root, ctx);
@@ -266,6 +276,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     dropSocket: () => { if (sock && sock.ws) sock.ws.close(); },
     inject: (frame) => sock && sock.handle(frame),
     view: () => st.view, // what the page was sent (to compare the drawing with)
+    sounds: () => soundLog.slice(),
   };
 
   // ---- start ----
