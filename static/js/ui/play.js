@@ -1,7 +1,7 @@
 // The table in play (and spectating): seats around the felt, the board, your hand,
 // scores with tallies, the log; the round/match result dialog on top when settled.
 import { h } from "../dom.js";
-import { t, sideLabel, layoutDescription, pointsText } from "../i18n.js";
+import { t, sideLabel, layoutDescription, pointsText, getLang } from "../i18n.js";
 import { renderBoard, fitView, tileSvg, svgEl } from "../board/render.js";
 import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } from "../board/input.js";
 import { tallySvg } from "./tally.js";
@@ -139,6 +139,8 @@ export function renderPlay(root, ctx) {
 
     // side panel
     screen.appendChild(renderPanel(v));
+    const hint = hintStrip();
+    if (hint) root.appendChild(hint);
     root.appendChild(screen);
     animateNew(v, svg, you, base, n);
     // Fit the drawing to the board's real size (known only once it is on the page),
@@ -214,6 +216,19 @@ export function renderPlay(root, ctx) {
       }
     }
     return [...out.values()];
+  }
+
+  // The first-visit hint: spinners and the board count, until dismissed.
+  function hintStrip() {
+    let seen = false;
+    try { seen = localStorage.getItem("fiveup.hint") === "seen"; } catch { /* private mode */ }
+    if (seen) return null;
+    return h("div", { class: "hint-strip", role: "note", "data-testid": "hint-strip" },
+      h("p", {}, t("hint_text"), " ", h("a", { href: "/static/rules.html?lang=" + getLang(), target: "_blank", rel: "noopener", text: t("hint_rules") })),
+      h("button", { class: "small", "data-testid": "hint-dismiss", onclick: () => {
+        try { localStorage.setItem("fiveup.hint", "seen"); } catch { /* private mode */ }
+        update({}, true);
+      }, text: t("hint_ok") }));
   }
 
   // Your own newest placement, when it scored: its points float up by the tile.
