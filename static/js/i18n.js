@@ -73,9 +73,10 @@ const DICT = {
     dir_left_line: "left", dir_right_line: "right", dir_up_line: "upper", dir_down_line: "lower",
     dir_left_branch: "left", dir_right_branch: "right", dir_up_branch: "upper", dir_down_branch: "lower",
     open_end_label: "open end showing {value}",
-    sound_on: "🔊 Sound on", sound_off: "🔇 Sound off", rules_link: "Rules", mute: "Mute sounds",
+    sound_on: "Sound: on", sound_off: "Sound: off", rules_link: "Rules", mute: "Mute sounds",
     hint_text: "New here? Every double is a spinner: once both its sides are covered, two more branches open from it. The board count adds up the open ends; when it is a multiple of 5, the player who just played scores it (5 = 1 point).",
     hint_rules: "Read the rules", hint_ok: "Got it",
+    show_log: "Moves & score sheet",
     close: "Close", scores_after: "Scores after the round: {scores}", show_results: "show the results",
   },
   uk: {
@@ -151,9 +152,10 @@ const DICT = {
     dir_left_line: "ліва", dir_right_line: "права", dir_up_line: "верхня", dir_down_line: "нижня",
     dir_left_branch: "ліва", dir_right_branch: "права", dir_up_branch: "верхня", dir_down_branch: "нижня",
     open_end_label: "відкритий кінець: {value}",
-    sound_on: "🔊 Звук увімкнено", sound_off: "🔇 Звук вимкнено", rules_link: "Правила", mute: "Вимкнути звук",
+    sound_on: "Звук: увімк.", sound_off: "Звук: вимк.", rules_link: "Правила", mute: "Вимкнути звук",
     hint_text: "Уперше тут? Кожен дубль — спінер: коли обидві його сторони закриті, від нього відкриваються ще дві гілки. Сума кінців — це сума відкритих кінців; коли вона кратна 5, той, хто щойно походив, отримує її (5 = 1 очко).",
     hint_rules: "Прочитати правила", hint_ok: "Зрозуміло",
+    show_log: "Ходи й рахунок",
     close: "Закрити", scores_after: "Рахунок після раунду: {scores}", show_results: "показати підсумки",
   },
 };

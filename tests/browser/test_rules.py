@@ -48,7 +48,7 @@ def test_rules_page_in_both_languages_with_drawn_examples(new_page) -> None:  # 
 
 def test_table_links_rules_and_hint_strip_is_shown_once(new_page) -> None:  # type: ignore[no-untyped-def]
     ann, _bob, _ = start_two_player_game(new_page)
-    assert "/static/rules.html" in ann.get_attribute("[data-testid=rules-link]", "href")
+    assert "/static/rules.html" in ann.get_attribute("[data-testid=rules-top]", "href")
     ann.wait_for_selector("[data-testid=hint-strip]")
     assert "spinner" in ann.inner_text("[data-testid=hint-strip]")
     ann.click("[data-testid=hint-dismiss]")

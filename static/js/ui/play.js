@@ -40,6 +40,7 @@ export function renderPlay(root, ctx) {
     });
     const felt = h("div", { class: "felt" });
     screen.appendChild(felt);
+    felt.appendChild(phoneBar(v));
     // A click on empty felt (not a drag, not a control) deselects the tile.
     let down = null;
     felt.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY }; });
@@ -218,6 +219,25 @@ export function renderPlay(root, ctx) {
     return [...out.values()];
   }
 
+  // On a phone: the scores and the last move at the top of the felt (always in view),
+  // and the log and score sheet one tap away.
+  function phoneBar(v) {
+    const log = (v.log || []).filter((e) => e.type === "move");
+    const last = log[log.length - 1];
+    let lastText = last ? moveWords(last, getLayout(), seatName) : t("log_empty");
+    if (last && last.points > 0) lastText += " · " + pointsText(last.points);
+    return h("div", { class: "phone-bar", "data-testid": "phone-bar" },
+      h("div", { class: "phone-scores", "data-testid": "phone-scores" },
+        ...v.sides.map((_, side) => h("span", { class: "phone-score", "data-side": side },
+          v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null,
+          h("span", { class: "name-text", text: sideNames(side) }), " ", h("strong", { text: String(v.scores[side]) })))),
+      h("div", { class: "phone-last", "data-testid": "phone-last", text: lastText }),
+      h("button", { class: "small", "data-testid": "show-log", onclick: () => {
+        const el = document.querySelector("[data-testid=log-card]");
+        if (el) { el.scrollIntoView({ block: "start" }); el.focus(); }
+      }, text: t("show_log") }));
+  }
+
   // The first-visit hint: spinners and the board count, until dismissed.
   function hintStrip() {
     let seen = false;
@@ -305,7 +325,7 @@ export function renderPlay(root, ctx) {
     const log = h("ul", { class: "log", "data-testid": "log" });
     const entries = (v.log || []).filter((e) => e.type === "move");
     entries.forEach((ev, i) => log.prepend(logItem(ev, i + 1)));
-    panel.appendChild(h("section", { class: "card" }, h("h2", { text: t("log") }),
+    panel.appendChild(h("section", { class: "card", "data-testid": "log-card", tabindex: "-1" }, h("h2", { text: t("log") }),
       entries.length ? log : h("p", { text: t("log_empty") })));
     panel.appendChild(h("section", { class: "card" },
       h("details", {}, h("summary", { text: t("description") }),

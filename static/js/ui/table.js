@@ -244,7 +244,6 @@ export function openTable(root, app, code, { watch = false } = {}) {
       st.view ? h("span", { text: " · " + t("round_n", { n: st.view.round }) }) : null,
       spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null,
       h("span", { class: "head-tools" },
-        h("a", { href: "/static/rules.html?lang=" + getLang(), class: "rules-link", "data-testid": "rules-link", target: "_blank", rel: "noopener", text: t("rules_link") }),
         h("button", {
           class: "small", "data-testid": "mute-toggle", "aria-pressed": isMuted() ? "true" : "false", "aria-label": t("mute"),
           onclick: () => { setMuted(!isMuted()); update({}, true); },
