@@ -77,6 +77,9 @@ const DICT = {
     hint_text: "New here? Every double is a spinner: once both its sides are covered, two more branches open from it. The board count adds up the open ends; when it is a multiple of 5, the player who just played scores it (5 = 1 point).",
     hint_rules: "Read the rules", hint_ok: "Got it",
     show_log: "Moves & score sheet",
+    hero_title: "Dominoes with friends, scored in fives", hero_play: "Play with friends", hero_watch: "Watch a live table",
+    hero_rules: "How to play", hero_board_caption: "Open ends: 2–2 counts 4, 3–3 counts 6, then 1 and 4: 15 on the board, +3 points.", hero_board_label: "A Five Up layout: the 5–5 spinner with tiles on both lines and both branches",
+    no_live_tables: "No table is being played right now.", looking_for: "looking for {n} players", looking_for_one: "looking for {n} player",
     close: "Close", scores_after: "Scores after the round: {scores}", show_results: "show the results",
   },
   uk: {
@@ -156,6 +159,9 @@ const DICT = {
     hint_text: "Уперше тут? Кожен дубль — спінер: коли обидві його сторони закриті, від нього відкриваються ще дві гілки. Сума кінців — це сума відкритих кінців; коли вона кратна 5, той, хто щойно походив, отримує її (5 = 1 очко).",
     hint_rules: "Прочитати правила", hint_ok: "Зрозуміло",
     show_log: "Ходи й рахунок",
+    hero_title: "Доміно з друзями, рахунок — п'ятірками", hero_play: "Грати з друзями", hero_watch: "Дивитися гру",
+    hero_rules: "Як грати", hero_board_caption: "Відкриті кінці: 2–2 дає 4, 3–3 дає 6, ще 1 і 4: на столі 15, +3 очки.", hero_board_label: "Викладка «П'ять»: спінер 5–5 з кістками на лініях і гілках",
+    no_live_tables: "Зараз ніхто не грає.", looking_for: "шукають {n} гравців", looking_for_one: "шукають {n} гравця", looking_for_few: "шукають {n} гравців",
     close: "Закрити", scores_after: "Рахунок після раунду: {scores}", show_results: "показати підсумки",
   },
 };

@@ -3,7 +3,7 @@
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
 import { h, clear } from "../dom.js";
-import { t, sideLabel, pointsText, getLang } from "../i18n.js";
+import { t, sideLabel, pointsText } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
