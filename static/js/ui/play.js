@@ -63,7 +63,7 @@ export function renderPlay(root, ctx) {
 
     // board
     const svg = svgEl("svg", {
-      class: "board", "data-testid": "board", role: "img", "aria-label": t("board_label"),
+      class: "board", "data-testid": "board", role: "group", "aria-label": t("board_label"),
       "aria-describedby": "layout-description", tabindex: "0", "data-focus": "board",
     });
     const px = st.boardPx || null;

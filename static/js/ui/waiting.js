@@ -59,7 +59,7 @@ export function renderWaiting(root, ctx) {
     grid.appendChild(card);
   });
   const inviteUrl = location.origin + "/t/" + tb.code;
-  const inviteInput = h("input", { readonly: true, value: inviteUrl, "data-testid": "invite-link" });
+  const inviteInput = h("input", { readonly: true, value: inviteUrl, "data-testid": "invite-link", id: "invite-link" });
   const mid = h("div", { class: "seat-mid" },
     h("div", { text: t("waiting_title", { name: tb.name }) }),
     n === 4 ? h("div", { class: "meta", "data-testid": "partners", text: t("partners_note", {
@@ -72,7 +72,7 @@ export function renderWaiting(root, ctx) {
       ? h("div", { class: "form-row" }, h("label", { for: "join-name", text: t("join_prompt") }), nameInput, nameHint(nameInput, "join-name-hint")) : null,
     mine === null && (filled || tb.status !== "waiting")
       ? h("p", { class: "notice", "data-testid": "table-full", text: t("table_full_watch") }) : null,
-    h("div", { class: "invite" }, h("label", { text: t("invite") }), inviteInput,
+    h("div", { class: "invite" }, h("label", { for: "invite-link", text: t("invite") }), inviteInput,
       h("button", {
         "data-testid": "copy-invite",
         onclick: async () => {
