@@ -3,7 +3,7 @@ live table, how to play) and the live tables, those looking for players first.""
 
 from __future__ import annotations
 
-from .conftest import shot
+from .conftest import publish, shot
 from .flows import create_table, join_table
 
 
@@ -37,6 +37,7 @@ def test_home_invites_and_lists_tables_looking_for_players_first(new_page) -> No
         f"[data-testid=lobby-row][data-code='{waiting}']"
     )
     shot(page, "18-home")
+    publish("18-home.png", "home.png")
     # Play with friends: straight to the form.
     page.click("[data-testid=hero-play]")
     page.wait_for_function(

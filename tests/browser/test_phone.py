@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from .conftest import shot
+from .conftest import publish, shot
 from .flows import act, my_turn, start_two_player_game, sync
 
 
@@ -37,6 +37,7 @@ def test_phone_shows_scores_last_move_and_hand_without_scrolling(new_page) -> No
     words = newest.split(". ", 1)[1].split(" · ")[0]
     assert bob.inner_text("[data-testid=phone-last]").startswith(words)
     shot(bob, "17-phone-first")
+    publish("17-phone-first.png", "phone-table.png")
     # The log (and the score sheet after it) is one tap away.
     bob.click("[data-testid=show-log]")
     bob.wait_for_function(

@@ -4,7 +4,7 @@ scoring ends and the rounding of leftover pips (R22); the table's first-visit hi
 
 from __future__ import annotations
 
-from .conftest import shot
+from .conftest import publish, shot
 from .flows import start_two_player_game
 
 
@@ -30,6 +30,7 @@ def test_rules_page_in_both_languages_with_drawn_examples(new_page) -> None:  # 
         assert line in rounding  # R22: nearest five, 1-2 down, 3-4 up
     en_rules = page.eval_on_selector_all(".rnum", "els => els.map(e => e.textContent)")
     shot(page, "16-rules")
+    publish("16-rules.png", "rules.png")
     page.select_option("[data-testid=lang]", "uk")
     page.wait_for_function(
         "document.querySelector('[data-testid=rules] h1').textContent.includes('Як грати')"

@@ -11,7 +11,7 @@ import random
 import urllib.request
 from typing import Any
 
-from .conftest import shot
+from .conftest import publish, shot
 from .flows import play_until_round_end, start_two_player_game, sync
 
 
@@ -103,6 +103,8 @@ def test_score_sheet_after_two_rounds_equals_the_servers_settlements(new_page) -
     )
     assert sorted(drawn) == sorted(placed)
     shot(eve, "13-round-review")
+    publish("13-round-review.png", "round-review.png")
     eve.click("[data-testid=close-review]")
     eve.wait_for_function("document.querySelector('[data-testid=round-review]') === null")
     shot(ann, "14-score-sheet")
+    publish("14-score-sheet.png", "score-sheet.png")

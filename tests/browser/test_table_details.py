@@ -12,7 +12,7 @@ from typing import Any
 
 from app.engine import Match, view_for
 
-from .conftest import shot
+from .conftest import publish, shot
 from .flows import create_table, join_table, start_two_player_game
 
 
@@ -107,6 +107,7 @@ def test_phone_settlement_dialog_is_not_cut_off(new_page) -> None:  # type: igno
         assert b["x"] + b["width"] <= box["x"] + box["width"] + 0.5, th.inner_text()
     assert "Deduction" in ann.inner_text("[data-testid=round-end] .settlement-table thead")
     shot(ann, "15-phone-round-end")
+    publish("15-phone-round-end.png", "phone-round-end.png")
 
 
 def test_automatic_passes_are_marked(new_page) -> None:  # type: ignore[no-untyped-def]

@@ -110,6 +110,7 @@ export function renderPlay(root, ctx) {
       bottom.appendChild(actions);
     } else {
       const inner = seatArea(base, "bottom", v);
+      bottom.dataset.handSize = inner.dataset.handSize;
       while (inner.firstChild) bottom.appendChild(inner.firstChild);
     }
     felt.appendChild(bottom);
