@@ -93,6 +93,11 @@ def _inject(page: Any, code: str, view: dict[str, Any], seq: int) -> None:
 def test_phone_settlement_dialog_is_not_cut_off(new_page) -> None:  # type: ignore[no-untyped-def]
     ann, _bob, code = start_two_player_game(new_page, host="Oleksandra-Kateryna")
     ann.set_viewport_size({"width": 390, "height": 844})
+    # A long name stays on one line in the score panel, cut with an ellipsis and
+    # readable in full as its title.
+    name = ann.query_selector("[data-testid=score-side-0] .name-text")
+    assert name.get_attribute("title") == "Oleksandra-Kateryna"
+    assert name.bounding_box()["height"] < 30
     m = _settled_match(7)
     _inject(ann, code, view_for(m, 0), 10_000)
     card = ann.wait_for_selector("[data-testid=round-end]")
@@ -150,11 +155,12 @@ def test_young_layout_is_drawn_big_and_centred(new_page) -> None:  # type: ignor
     actor.locator(f"svg.board [data-move='{tile}']").click()
     actor.wait_for_selector(f"svg.board [data-board-tile='{tile}']")
     # The readable maximum (26 px per grid unit, a tile is 4 units long), not tiny;
-    # the board re-fits itself after the viewport change.
+    # the board re-fits itself after the viewport change (measured once the tile has
+    # finished sliding in).
     actor.wait_for_function(
         f"""(() => {{ const r = document.querySelector("svg.board [data-board-tile='{tile}'] .tile-body")
               .getBoundingClientRect(); const l = Math.max(r.width, r.height);
-              return l >= 95 && l <= 106; }})()""",
+              return l >= 95 && l <= 106 && document.getAnimations().length === 0; }})()""",
         timeout=5000,
     )
     b = actor.query_selector(f"svg.board [data-board-tile='{tile}'] .tile-body").bounding_box()
