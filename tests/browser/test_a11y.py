@@ -58,3 +58,39 @@ def test_table_in_play_passes_axe(new_page) -> None:  # type: ignore[no-untyped-
     eve.goto(f"/t/{code}?watch=1")
     eve.wait_for_selector("[data-testid=play]")
     assert _serious(eve) == []
+
+
+def test_result_dialogs_pass_axe(new_page) -> None:  # type: ignore[no-untyped-def]
+    """The round-end dialog (drawn from a real settled round's view) and the match-end
+    screen with its score sheet."""
+    import json
+    import random
+    import urllib.request
+
+    from app.engine import Match, view_for
+
+    ann, _bob, code = start_two_player_game(new_page)
+    m = Match.new(2, random.Random(3))
+    rng = random.Random(3)
+    base = ann.evaluate("location.origin")
+    with urllib.request.urlopen(f"{base}/api/tables/{code}") as r:
+        info = json.load(r)
+
+    def show(seq: int) -> None:
+        frame = {"type": "snapshot", "seq": seq, "you": 0, "table": info,
+                 "view": view_for(m, 0), "events": []}  # fmt: skip
+        ann.evaluate("f => window.__fiveupTest.inject(f)", frame)
+
+    while not m.round_over:
+        m.play(m.turn, rng.choice(m.legal_moves(m.turn)))
+    show(10_000)
+    ann.wait_for_selector("[data-testid=round-end], [data-testid=match-end]")
+    assert _serious(ann) == []
+    while not m.over:
+        if m.round_over:
+            m.next_round(random.Random(rng.randrange(1 << 30)))
+        while not m.round_over:
+            m.play(m.turn, rng.choice(m.legal_moves(m.turn)))
+    show(10_001)
+    ann.wait_for_selector("[data-testid=match-end]")
+    assert _serious(ann) == []

@@ -323,7 +323,8 @@ export function renderPlay(root, ctx) {
     panel.appendChild(h("section", { class: "card sheet-card" }, h("h2", { text: t("score_sheet") }),
       renderScoreSheet(st, v.sides, ctx.review)));
 
-    const log = h("ul", { class: "log", "data-testid": "log" });
+    // Scrollable regions are focusable, so keyboard users can scroll them.
+    const log = h("ul", { class: "log", "data-testid": "log", tabindex: "0", "aria-label": t("log") });
     const entries = (v.log || []).filter((e) => e.type === "move");
     entries.forEach((ev, i) => log.prepend(logItem(ev, i + 1)));
     panel.appendChild(h("section", { class: "card", "data-testid": "log-card", tabindex: "-1" }, h("h2", { text: t("log") }),

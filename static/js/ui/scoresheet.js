@@ -69,7 +69,7 @@ export function renderScoreSheet(st, sides, onReview = null) {
   const v = st.view;
   const hist = matchRounds(st);
   const rows = sheetRows(hist || [], sides, v ? v.scores : null);
-  const wrap = h("div", { class: "sheet-wrap", "data-testid": "score-sheet", "data-rounds": rows.length });
+  const wrap = h("div", { class: "sheet-wrap", "data-testid": "score-sheet", "data-rounds": rows.length, tabindex: "0", role: "region", "aria-label": t("score_sheet") });
   if (!hist) { wrap.appendChild(h("p", { text: t("loading") })); return wrap; }
   const head = h("tr", {}, h("th", { scope: "col", text: t("sheet_round") }), h("th", { scope: "col", text: t("sheet_result") }),
     ...sides.map((_, side) => h("th", { scope: "col", class: "num", title: S.sideNames(st, side) },

@@ -43,16 +43,16 @@ export function renderSettlement(ctx, v) {
 
   const s = v.settlement;
   const over = v.phase === "match_over";
-  const card = h("div", { class: "card", "data-testid": over ? "match-end" : "round-end", role: "dialog", "aria-modal": "true" });
+  const card = h("div", { class: "card", "data-testid": over ? "match-end" : "round-end", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" });
   card.appendChild(h("button", {
     class: "small dialog-hide", "data-testid": "hide-results", "aria-label": t("show_board"), title: t("show_board"),
     onclick: () => update({ hiddenDialog: v.round + ":" + v.phase }), text: t("show_board"),
   }));
   if (over) {
-    card.appendChild(h("h2", { text: t("match_over") }));
+    card.appendChild(h("h2", { id: "result-title", text: t("match_over") }));
     if (v.winner !== null && v.winner !== undefined) card.appendChild(h("p", { "data-testid": "winner", "data-side": v.winner }, h("strong", { text: t("winner_is", { name: sideNames(v.winner) }) })));
   } else {
-    card.appendChild(h("h2", { text: t("round_over", { n: v.round }) }));
+    card.appendChild(h("h2", { id: "result-title", text: t("round_over", { n: v.round }) }));
   }
   if (s) {
     card.appendChild(h("p", { "data-testid": "round-result", text: s.result === "blocked" ? t("result_blocked") : t("result_domino", { name: seatName(s.finisher) }) }));
