@@ -25,9 +25,11 @@ def test_phone_shows_scores_last_move_and_hand_without_scrolling(new_page) -> No
     sync(pages)
     bob.evaluate("window.scrollTo(0, 0)")
     bob.wait_for_function("window.scrollY === 0")
-    for sel in ("[data-testid=phone-scores]", "[data-testid=phone-last]", "[data-testid=hand]"):
-        box = bob.query_selector(sel).bounding_box()
-        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844, (sel, box)
+    boxes = bob.evaluate("""() => ['phone-scores', 'phone-last', 'hand'].map((id) => {
+      const r = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+      return [id, r.top, r.bottom]; })""")
+    for sel, top, bottom in boxes:
+        assert top >= 0 and bottom <= 844, (sel, top, bottom)
     view = bob.evaluate("window.__fiveupTest.view()")
     scores = bob.eval_on_selector_all(
         "[data-testid=phone-scores] [data-side] strong", "els => els.map(e => e.textContent)"

@@ -69,9 +69,11 @@ def test_spectator_page_seats_once_and_nothing_covers_the_board(new_page) -> Non
     eve.wait_for_selector("[data-testid=play]")
     for seat in (0, 1):
         assert len(eve.query_selector_all(f"[data-testid=seat-area-{seat}]")) == 1
-    area = eve.query_selector("[data-testid=board-area]").bounding_box()
-    for sel in ("[data-testid=spectating-banner]", "[data-testid=zoom-controls]"):
-        assert not _boxes_intersect(eve.query_selector(sel).bounding_box(), area), sel
+    boxes = eve.evaluate("""() => Object.fromEntries(['board-area', 'spectating-banner', 'zoom-controls']
+      .map((id) => { const r = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+                     return [id, { x: r.x, y: r.y, width: r.width, height: r.height }]; }))""")
+    for sel in ("spectating-banner", "zoom-controls"):
+        assert not _boxes_intersect(boxes[sel], boxes["board-area"]), sel
 
 
 def _settled_match(seed: int) -> Match:
@@ -95,21 +97,25 @@ def test_phone_settlement_dialog_is_not_cut_off(new_page) -> None:  # type: igno
     ann.set_viewport_size({"width": 390, "height": 844})
     # A long name stays on one line in the score panel, cut with an ellipsis and
     # readable in full as its title.
-    name = ann.query_selector("[data-testid=score-side-0] .name-text")
-    assert name.get_attribute("title") == "Oleksandra-Kateryna"
-    assert name.bounding_box()["height"] < 30
+    # (one evaluation: the page may re-render for the new size meanwhile)
+    ann.wait_for_function(
+        """(() => { const n = document.querySelector('[data-testid=score-side-0] .name-text');
+              return n && n.title === 'Oleksandra-Kateryna' && n.getBoundingClientRect().height < 30
+                && window.innerWidth === 390; })()"""
+    )
     m = _settled_match(7)
     _inject(ann, code, view_for(m, 0), 10_000)
-    card = ann.wait_for_selector("[data-testid=round-end]")
-    box = card.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    assert ann.evaluate(
-        "(() => { const c = document.querySelector('[data-testid=round-end]');"
-        " return c.scrollWidth <= c.clientWidth + 1; })()"
-    )
-    for th in ann.query_selector_all("[data-testid=round-end] .settlement-table th"):
-        b = th.bounding_box()
-        assert b["x"] + b["width"] <= box["x"] + box["width"] + 0.5, th.inner_text()
+    ann.wait_for_selector("[data-testid=round-end]")
+    # Measured in one evaluation (the page may re-render between separate queries).
+    fit = ann.evaluate("""() => {
+      const c = document.querySelector('[data-testid=round-end]');
+      const box = c.getBoundingClientRect();
+      const cut = [...c.querySelectorAll('.settlement-table th')]
+        .filter((th) => th.getBoundingClientRect().right > box.right + 0.5).map((th) => th.textContent);
+      return { left: box.left, right: box.right, scroll: c.scrollWidth <= c.clientWidth + 1, cut };
+    }""")
+    assert fit["left"] >= 0 and fit["right"] <= 390, fit
+    assert fit["scroll"] and fit["cut"] == [], fit
     assert "Deduction" in ann.inner_text("[data-testid=round-end] .settlement-table thead")
     shot(ann, "15-phone-round-end")
     publish("15-phone-round-end.png", "phone-round-end.png")
