@@ -103,6 +103,7 @@ class TableInfo(BaseModel):
     next_round_at: str | None = Field(
         description="when the countdown deals the next round (ISO 8601 UTC, ms, Z) or null"
     )
+    spectator_chat: bool = Field(description="whether spectators may chat (the host's switch)")
 
 
 class Joined(BaseModel):
@@ -166,6 +167,9 @@ class SnapshotFrame(BaseModel):
     table: TableInfo
     view: Json | None
     events: list[Json]
+    chat: list[Json] | None = Field(
+        description="the last 50 chat messages as {seq, event}, oldest first; null: keep yours"
+    )
 
 
 class EventFrame(BaseModel):

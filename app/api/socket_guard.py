@@ -28,6 +28,8 @@ FRAME_QUOTAS: dict[str, SocketQuota] = {
     "next_round": "moves",
     "rematch": "moves",
     "resync": "resync",
+    "chat": "chat",
+    "spectator_chat": "moves",
 }
 
 

@@ -265,8 +265,10 @@ async def _dispatch(
         await hub.resync(conn, last)
     elif kind == "describe":
         await hub.describe(conn)
-    elif kind in ("move", "next_round", "rematch"):
+    elif kind in ("move", "next_round", "rematch", "spectator_chat"):
         await _act(kind, data, conn, service, hub)
+    elif kind == "chat":
+        await service.chat(conn.table_id, conn.token, data.get("text"), data.get("quick"))
     else:
         raise ValueError(f"unknown message type {kind[:40]!r}")
 
@@ -296,6 +298,8 @@ async def _act(
             )
         elif kind == "next_round":
             await service.ready(conn.table_id, conn.token)
+        elif kind == "spectator_chat":
+            await service.spectator_chat(conn.table_id, conn.token, data.get("on"))
         else:
             await service.rematch(conn.table_id, conn.token)
     except TableError as err:

@@ -109,6 +109,19 @@ def visible_name(raw: str) -> str:
     ...
     app.core.names.NothingVisible: name must contain a visible letter or digit
     """
+    name = visible_text(raw)
+    if not any(unicodedata.category(c)[0] in "LN" for c in name):
+        raise NothingVisible("name must contain a visible letter or digit")
+    return name
+
+
+def visible_text(raw: str) -> str:
+    """``raw`` cleaned up as :func:`visible_name` does (chat text too), without asking
+    for a letter or digit: ``""`` when nothing visible is left.
+
+    >>> visible_text("\\u200b 👍\\u0007 ok\\n"), visible_text("\\u3164\\u200d")
+    ('👍 ok', '')
+    """
     out: list[str] = []
     marks = 0
     for c in unicodedata.normalize("NFD", raw):
@@ -127,10 +140,7 @@ def visible_name(raw: str) -> str:
         else:
             marks = 0
         out.append(c)
-    name = unicodedata.normalize("NFC", "".join(out)).strip()
-    if not any(unicodedata.category(c)[0] in "LN" for c in name):
-        raise NothingVisible("name must contain a visible letter or digit")
-    return name
+    return unicodedata.normalize("NFC", "".join(out)).strip()
 
 
 def confusable_key(name: str) -> str:

@@ -16,6 +16,7 @@ name                      identifier                  setting
 ``socket_moves``          socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MOVES``
 ``socket_messages``       socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MESSAGES``
 ``socket_resync``         socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_RESYNC``
+``socket_chat``           socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_CHAT``
 ========================  ==========================  ==================================
 
 Plus one count of things open at once: spectators per table
@@ -57,8 +58,16 @@ QuotaName = Literal[
     "socket_moves",
     "socket_messages",
     "socket_resync",
+    "socket_chat",
 ]
-SocketQuota = Literal["moves", "messages", "resync"]
+SocketQuota = Literal["moves", "messages", "resync", "chat"]
+
+_SOCKET_QUOTAS: dict[SocketQuota, QuotaName] = {
+    "moves": "socket_moves",
+    "messages": "socket_messages",
+    "resync": "socket_resync",
+    "chat": "socket_chat",
+}
 
 #: how long a spectator count lives without being touched (heals counts of a process that
 #: died without calling ``leave_spectator``)
@@ -114,6 +123,7 @@ class Quotas:
             "socket_moves": parse_many(settings.rate_limit_socket_moves),
             "socket_messages": parse_many(settings.rate_limit_socket_messages),
             "socket_resync": parse_many(settings.rate_limit_socket_resync),
+            "socket_chat": parse_many(settings.rate_limit_socket_chat),
         }
         self.max_spectators = settings.max_spectators_per_table
         self.enabled = settings.rate_limit_enabled
@@ -144,13 +154,7 @@ class Quotas:
 
     async def hit_socket(self, kind: SocketQuota, socket_id: str) -> Verdict:
         """Count one inbound frame of ``kind`` on the socket ``socket_id``."""
-        name: QuotaName = (
-            "socket_moves"
-            if kind == "moves"
-            else "socket_resync"
-            if kind == "resync"
-            else "socket_messages"
-        )
+        name: QuotaName = _SOCKET_QUOTAS[kind]
         if not self.enabled:
             return ALLOWED
         for item in self.limits[name]:

@@ -22,7 +22,7 @@ class Settings(BaseSettings):
         default="sqlite:///./fiveup.db",
         validation_alias=AliasChoices("DATABASE_URL", "FIVEUP_DATABASE_URL"),
     )
-    next_round_seconds: float = 8.0
+    next_round_seconds: float = 20.0
     #: the browser client: inside the installed package, or the checkout's static/
     #: (app/core/resources.py)
     static_dir: Path = Field(default_factory=lambda: bundled_dir("static"))
@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     rate_limit_socket_messages: str = "20/second;600/minute"
     #: resync frames per WebSocket (a resync costs a snapshot)
     rate_limit_socket_resync: str = "2/second;30/minute"
+    #: chat messages per WebSocket (docs/protocol.md, chat)
+    rate_limit_socket_chat: str = "1/second;20/minute"
     #: spectator sockets open at once on one table
     max_spectators_per_table: int = Field(default=50, ge=0)
     #: bytes of frames a socket may have waiting before it is dropped as too slow (1013)

@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -64,6 +65,8 @@ class TableRow(Base):
     rematch_votes: Mapped[list[int]] = mapped_column(JsonType, default=list)
     ready: Mapped[list[int]] = mapped_column(JsonType, default=list)
     round_over_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: whether spectators may chat (the host's switch)
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

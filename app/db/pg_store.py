@@ -46,7 +46,7 @@ def dumps(obj: Any) -> str:
 
 _TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
-    " rematch_votes, ready, round_over_at, created_at, history"
+    " rematch_votes, ready, round_over_at, created_at, history, spectator_chat"
 )
 #: the same columns without the finished rounds (what delivery and the lobby need)
 _TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb")
@@ -61,7 +61,8 @@ _TABLE_SET = (
     "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"
     " match_number = %(match_number)s, state = %(state)s::jsonb,"
     " rematch_votes = %(rematch_votes)s::jsonb, ready = %(ready)s::jsonb,"
-    " round_over_at = %(round_over_at)s, updated_at = now()"
+    " round_over_at = %(round_over_at)s, spectator_chat = %(spectator_chat)s,"
+    " updated_at = now()"
 )
 
 
@@ -100,6 +101,7 @@ def _table_params(t: TableState) -> dict[str, Any]:
         "rematch_votes": dumps(t.rematch_votes),
         "ready": dumps(t.ready),
         "round_over_at": t.round_over_at,
+        "spectator_chat": t.spectator_chat,
     }
 
 
@@ -135,6 +137,7 @@ def table_state(row: Any) -> TableState:
         round_over_at=row[13],
         created_at=row[14],
         history=row[15],
+        spectator_chat=bool(row[16]),
     )
 
 
@@ -227,7 +230,7 @@ class PgStore:
             row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
+        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[17]]
 
     async def table_id(self, code: str) -> int | None:
         async with self._conn() as conn:
@@ -273,8 +276,18 @@ class PgStore:
                     (table_id, since),
                 )
                 events = [_event(r) for r in await cur.fetchall()]
-        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
+        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[17]]
         return Catchup(table, players, events)
+
+    async def recent_events(self, table_id: int, kind: str, limit: int) -> list[EventRecord]:
+        async with self._conn() as conn:
+            cur = await conn.execute(
+                f"SELECT {_EVENT_COLS} FROM table_events WHERE table_id = %s AND kind = %s"
+                " ORDER BY seq DESC LIMIT %s",
+                (table_id, kind, limit),
+            )
+            rows = await cur.fetchall()
+        return [_event(r) for r in reversed(rows)]
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
         async with self._conn() as conn:
@@ -293,7 +306,7 @@ class PgStore:
                 (limit,),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(table_state(r), int(r[16])) for r in rows]
+        return [LobbyRow(table_state(r), int(r[17])) for r in rows]
 
     async def round_over_tables(self) -> list[TableState]:
         async with self._conn() as conn:
@@ -346,10 +359,10 @@ class PgStore:
                     await conn.execute(
                         "INSERT INTO game_tables (code, name, players, public, status, host_seat,"
                         " version, seq, match_number, state, rematch_votes, ready, round_over_at,"
-                        " created_at, updated_at) VALUES (%(code)s, %(name)s, %(players)s,"
+                        " spectator_chat, created_at, updated_at) VALUES (%(code)s, %(name)s, %(players)s,"
                         " %(public)s, %(status)s, %(host_seat)s, 1, %(seq)s, %(match_number)s,"
                         " %(state)s::jsonb, %(rematch_votes)s::jsonb, %(ready)s::jsonb,"
-                        " %(round_over_at)s, now(), now()) RETURNING id, created_at",
+                        " %(round_over_at)s, %(spectator_chat)s, now(), now()) RETURNING id, created_at",
                         dict(
                             _table_params(t),
                             code=t.code,

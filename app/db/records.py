@@ -47,6 +47,8 @@ class TableState:
     #: the match's finished rounds, kept apart from ``state`` (written only when a round
     #: ends, not with every move); None when not read
     history: list[Any] | None = None
+    #: whether spectators may chat (the host turns it off and on; docs/protocol.md)
+    spectator_chat: bool = True
 
     def match(self) -> Match | None:
         """The match as stored (its finished rounds included when they were read)."""

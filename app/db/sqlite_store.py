@@ -57,7 +57,11 @@ _TABLE_COLS = (
 
 def _cols(*, history: bool) -> list[Any]:
     """The table's columns in ``_table_state`` order; the finished rounds only if asked."""
-    return [*(T.c[c] for c in _TABLE_COLS), T.c.history if history else null()]
+    return [
+        *(T.c[c] for c in _TABLE_COLS),
+        T.c.history if history else null(),
+        T.c.spectator_chat,
+    ]
 
 
 _EVENT_COLS = ("seq", "kind", "seat", "player_id", "move_id", "match_number", "payload")
@@ -85,6 +89,19 @@ def _table_state(row: Any) -> TableState:
         round_over_at=_aware(row[13]),
         created_at=_aware(row[14]),
         history=row[15],
+        spectator_chat=bool(row[16]),
+    )
+
+
+def _event(r: Any) -> EventRecord:
+    return EventRecord(
+        seq=r[0],
+        kind=r[1],
+        seat=r[2],
+        player_id=r[3],
+        move_id=r[4],
+        match_number=r[5],
+        payload=r[6],
     )
 
 
@@ -99,6 +116,7 @@ def _columns(t: TableState, history: list[Any] | None = None) -> dict[str, Any]:
         "rematch_votes": t.rematch_votes,
         "ready": t.ready,
         "round_over_at": t.round_over_at,
+        "spectator_chat": t.spectator_chat,
     }
 
 
@@ -193,18 +211,7 @@ class SqliteStore:
                             .order_by(E.c.seq)
                         )
                     ).all()
-                    events = [
-                        EventRecord(
-                            seq=r[0],
-                            kind=r[1],
-                            seat=r[2],
-                            player_id=r[3],
-                            move_id=r[4],
-                            match_number=r[5],
-                            payload=r[6],
-                        )
-                        for r in rows
-                    ]
+                    events = [_event(r) for r in rows]
                 return Catchup(table, await self._players(conn, table_id), events)
 
         result: Catchup | None = await self._read(run)
@@ -216,6 +223,21 @@ class SqliteStore:
             return {int(r[0]): int(r[1]) for r in rows}
 
         result: dict[int, int] = await self._read(run)
+        return result
+
+    async def recent_events(self, table_id: int, kind: str, limit: int) -> list[EventRecord]:
+        async def run(conn: AsyncConnection) -> list[EventRecord]:
+            rows = (
+                await conn.execute(
+                    select(*(E.c[c] for c in _EVENT_COLS))
+                    .where(E.c.table_id == table_id, E.c.kind == kind)
+                    .order_by(E.c.seq.desc())
+                    .limit(limit)
+                )
+            ).all()
+            return [_event(r) for r in reversed(rows)]
+
+        result: list[EventRecord] = await self._read(run)
         return result
 
     async def lobby(self, limit: int) -> list[LobbyRow]:
@@ -233,7 +255,7 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [LobbyRow(_table_state(r), int(r[16])) for r in rows]
+            return [LobbyRow(_table_state(r), int(r[17])) for r in rows]
 
         result: list[LobbyRow] = await self._read(run)
         return result

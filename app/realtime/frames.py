@@ -23,7 +23,10 @@ from app.realtime.table_info import utc_iso
 Json = dict[str, Any]
 
 #: fields a table (non-engine) event may carry to clients
-_TABLE_EVENT_FIELDS = ("type", "seat", "name", "from", "to", "match", "round", "starter")
+_TABLE_EVENT_FIELDS = (
+    *("type", "seat", "name", "from", "to", "match", "round", "starter"),
+    *("channel", "text", "quick", "on"),  # chat and the spectator-chat switch (issue 11)
+)
 #: view fields sent only in snapshots and ``description`` frames
 DESCRIPTION_FIELDS = ("description", "description_uk")
 #: view fields compared one level deeper when patching
@@ -61,8 +64,11 @@ def snapshot_frame(
     info: Json,
     match: Match | None,
     missed: list[Json] | None = None,
+    chat: list[Json] | None = None,
 ) -> Json:
-    """The ``snapshot`` frame (on connect, on resync, after ``stale``/``conflict``)."""
+    """The ``snapshot`` frame (on connect, on resync, after ``stale``/``conflict``);
+    ``chat``: the recent chat as ``{"seq", "event"}`` items (``None``: not read, the
+    client keeps what it holds)."""
     return {
         "type": "snapshot",
         "seq": seq,
@@ -71,6 +77,7 @@ def snapshot_frame(
         "table": info,
         "view": view_for(match, recipient) if match else None,
         "events": missed or [],
+        "chat": chat,
     }
 
 

@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 #: at most this many missed events are sent with a snapshot (else the snapshot alone)
 RESYNC_EVENT_LIMIT = 500
+#: a snapshot carries the table's last this many chat messages
+CHAT_IN_SNAPSHOT = 50
 
 Recipient = int | None
 
@@ -226,10 +228,20 @@ class Hub:
                 for e in cu.events
                 if e.seq > last_seq
             ]
+        chat = [
+            {"seq": e.seq, "event": project_stored_event(e.payload, conn.seat)}
+            for e in await self.store.recent_events(feed.table_id, "chat", CHAT_IN_SNAPSHOT)
+            if e.seq <= cu.table.seq
+        ]
         conn.put(
             encode(
                 snapshot_frame(
-                    seq=cu.table.seq, recipient=conn.seat, info=info, match=match, missed=missed
+                    seq=cu.table.seq,
+                    recipient=conn.seat,
+                    info=info,
+                    match=match,
+                    missed=missed,
+                    chat=chat,
                 )
             ),
             kind="snapshot",

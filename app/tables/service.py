@@ -18,8 +18,9 @@ from app.db.store import Store, Unavailable
 from app.engine import history_for
 from app.realtime.table_info import Json, lobby_entry, table_info
 from app.schemas import History, Joined, LobbyEntry, TableInfo
-from app.tables import play, rounds, seating
+from app.tables import chat, play, rounds, seating
 from app.tables.change import TableChange, token_hash
+from app.tables.chat import CHAT_KINDS, ChatRequest
 from app.tables.errors import TableError, not_found, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
 from app.tables.timers import Timers
@@ -48,7 +49,7 @@ class TableService:
         self,
         store: Store,
         *,
-        next_round_seconds: float = 8.0,
+        next_round_seconds: float = 20.0,
         rng: random.Random | None = None,
         deliver: Deliver | None = None,
         presence: Callable[[int], list[int]] | None = None,
@@ -199,8 +200,15 @@ class TableService:
         async def decide(tx: TableChange) -> MoveResult:
             player = tx.authenticate(token)
             player_seat.append(player.seat)
+            move = req
+            if (
+                req.seq is not None
+                and req.seq < tx.table.seq
+                and await self._only_chat_since(table_id, req.seq, tx.table.seq)
+            ):
+                move = MoveRequest(req.move, req.move_id, tx.table.seq)
             try:
-                result = play.play(tx, player, req)
+                result = play.play(tx, player, move)
             except TableError:
                 # a retry of a committed move fails the checks now (stale, not your
                 # turn, ...): answer it from the committed row. A retry that would still
@@ -239,6 +247,35 @@ class TableService:
                 409,
             )
         return MoveResult(prior.seq, duplicate=True)
+
+    async def _only_chat_since(self, table_id: int, since: int, upto: int) -> bool:
+        """Whether every event after ``since`` (up to ``upto``) is chat: a move made at
+        ``since`` is then not ``stale`` (chat changes nothing a move is decided on)."""
+        if upto - since > 50:
+            return False
+        try:
+            cu = await self.store.catchup(table_id, since, 50)
+        except Unavailable:
+            raise unavailable() from None
+        events = [e for e in (cu.events if cu else []) if e.seq <= upto]
+        return len(events) == upto - since and all(e.kind in CHAT_KINDS for e in events)
+
+    # -- chat --------------------------------------------------------------------------
+    async def chat(self, table_id: int, token: str | None, text: object, quick: object) -> None:
+        """Post a chat message: a seat's (token) to the table channel, a spectator's (no
+        token) to the spectators' channel while the host allows it."""
+        req = ChatRequest.parse(text, quick)
+        await self._table_action(
+            table_id,
+            lambda tx: chat.post(tx, tx.authenticate(token) if token else None, req),
+        )
+
+    async def spectator_chat(self, code_or_id: str | int, token: str | None, on: object) -> bool:
+        """The host turns spectator chat on or off; the setting now."""
+        tx = await self._table_action(
+            code_or_id, lambda tx: chat.set_spectator_chat(tx, tx.authenticate(token), on)
+        )
+        return tx.table.spectator_chat
 
     # -- timers ------------------------------------------------------------------------
     def _schedule_deal(self, tx: TableChange) -> None:

@@ -49,7 +49,7 @@ async def test_every_frame_of_whole_matches_matches_its_model(
 ) -> None:
     for players in (2, 4):
         _, clients = await play_match_over_websockets(
-            live, http, players, random.Random(players), rematch=players == 2
+            live, http, players, random.Random(players), rematch=players == 2, chat_every=5
         )
         for client, _ in clients:
             table: dict[str, Any] | None = None

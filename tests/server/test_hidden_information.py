@@ -23,6 +23,7 @@ async def play_match_over_websockets(
     rng: random.Random,
     reconnect_every: int = 0,
     rematch: bool = False,
+    chat_every: int = 0,
 ) -> tuple[str, list[tuple[WsClient, int | None]]]:
     """Play one match to its end with greedy bots; returns the code and every client
     (including closed ones, whose frames still count) with its recipient."""
@@ -53,6 +54,9 @@ async def play_match_over_websockets(
         )
         assert reply["type"] == "ack", reply
         moves += 1
+        if chat_every and moves % chat_every == 0:  # chat in the mix: seats and a spectator
+            await mover.send({"type": "chat", "text": f"nice one, move {moves}"})
+            await spectator.send({"type": "chat", "quick": "well_played"})
         if reconnect_every and moves % reconnect_every == 0:
             # a seat drops and comes back (another tab/device, same token): resync
             i = rng.randrange(players)
@@ -95,7 +99,7 @@ async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
     results = await asyncio.gather(
         *(
             play_match_over_websockets(
-                live, http, players, rng, reconnect_every=25 * k, rematch=k == 1
+                live, http, players, rng, reconnect_every=25 * k, rematch=k == 1, chat_every=k * 4
             )
             for k in range(3)
         )

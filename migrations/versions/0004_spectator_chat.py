@@ -1,0 +1,33 @@
+"""the host's switch for spectator chat
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-30 14:00:00
+
+``game_tables.spectator_chat``: whether spectators may post to the table's spectator
+chat channel (issue 11; docs/protocol.md ``spectator_chat``). On by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0004"
+down_revision: str | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("game_tables") as batch:
+        batch.add_column(
+            sa.Column("spectator_chat", sa.Boolean(), nullable=False, server_default=sa.true())
+        )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("game_tables") as batch:
+        batch.drop_column("spectator_chat")
