@@ -13,6 +13,7 @@ export function initialState(code, saved) {
     history: null, // GET /api/tables/{code}/history (score sheet, past rounds)
     review: null, // the round whose board and settlement are shown again (score sheet)
     boardPx: null, // the board's size in CSS pixels, measured after drawing
+    chat: [], // recent chat messages {seq, type, seat, channel, text|quick} (ui/chat.js)
   };
 }
 
@@ -22,6 +23,7 @@ export function snapshotPatch(st, m) {
   const serverNow = Date.parse(m.server_time);
   if (Number.isFinite(serverNow)) patch.clockOffset = serverNow - Date.now();
   if (m.you === null && st.token) patch.token = null; // token no longer a seat
+  if (Array.isArray(m.chat)) patch.chat = m.chat.map((i) => ({ seq: i.seq, ...i.event }));
   return patch;
 }
 
@@ -31,6 +33,9 @@ export function eventPatch(st, m) {
   if (m.view !== undefined) patch.view = m.view;
   if (m.table !== undefined) patch.table = m.table;
   const type = m.event && m.event.type;
+  if (type === "chat" && !(st.chat || []).some((c) => c.seq === m.seq)) {
+    patch.chat = [...(st.chat || []), { seq: m.seq, ...m.event }].slice(-100);
+  }
   if (type === "move" && m.event.kind === "pass" && m.event.auto) {
     patch.autoPasses = { ...st.autoPasses, [m.event.round + ":" + m.event.index]: true };
   }

@@ -338,7 +338,9 @@ export function renderPlay(root, ctx) {
 
   function logItem(ev, num) {
     let text = moveWords(ev, getLayout(), seatName);
-    if (ev.kind === "pass" && (ev.auto || S.isAutoPass(st, ev))) text += " " + t("log_auto");
+    // R19: a pass is legal only when it is the only legal move, and this server plays
+    // it itself, so every pass is automatic (marked after a reload too).
+    if (ev.kind === "pass") text += " " + t("log_auto");
     const li = h("li", { "data-kind": ev.kind, "data-notation": ev.move || "", "data-seat": ev.seat }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;

@@ -13,6 +13,7 @@ import { renderWaiting } from "./waiting.js";
 import { nameOk } from "./names.js";
 import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
+import { createChat } from "./chat.js";
 import * as S from "../state.js";
 
 export function openTable(root, app, code, { watch = false } = {}) {
@@ -22,6 +23,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let layoutCache = { key: null, lay: null };
   let scheduled = false;
   let disposed = false;
+  const chat = createChat({ code, send: (frame) => !!sock && sock.sendRaw(frame) });
 
   // The match history (score sheet, past rounds) is fetched when the match or the
   // round changes; the current round itself comes from the view.
@@ -228,6 +230,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   function render() {
     const active = document.activeElement;
     const focusKey = active && active.getAttribute && (active.getAttribute("data-focus") || null);
+    const chatFocus = chat.hasFocus();
     clear(root);
     if (st.fatal) {
       root.appendChild(h("div", { class: "card" }, h("p", { class: "notice error", text: st.fatal }),
@@ -253,6 +256,9 @@ export function openTable(root, app, code, { watch = false } = {}) {
     if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
     if (st.table.status === "waiting" || !st.view) renderWaiting(root, ctx);
     else renderPlay(root, ctx);
+    chat.render(st);
+    root.appendChild(chat.el);
+    if (chatFocus) chat.focus();
     if (focusKey) {
       const el = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
       if (el) el.focus();

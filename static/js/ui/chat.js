@@ -1,0 +1,127 @@
+// The table chat panel (issue 11; docs/protocol.md, Chat): the messages of the table
+// channel and the clearly marked spectators' channel, quick messages and emotes (codes
+// the server relays, shown here in the page's language), a per-player mute remembered
+// in this browser (localStorage), and the host's switch for spectator chat. One panel
+// per table screen, kept across re-renders so a half-typed message survives them.
+// Names and texts are inserted as text nodes only (dom.js h()).
+import { h, clear } from "../dom.js";
+import { t } from "../i18n.js";
+
+export const QUICK = ["good_move", "well_played", "hurry_up", "thanks", "gg", "oops", "hello"];
+export const EMOTES = {
+  emote_smile: "🙂", emote_laugh: "😂", emote_wow: "😮", emote_sad: "😢",
+  emote_thumbs_up: "👍", emote_clap: "👏",
+};
+const MAX = 200;
+
+function muteKey(code) { return "fiveup.chat.muted." + code; }
+function loadMuted(code) {
+  try { return new Set(JSON.parse(localStorage.getItem(muteKey(code)) || "[]")); } catch { return new Set(); }
+}
+function saveMuted(code, set) {
+  try { localStorage.setItem(muteKey(code), JSON.stringify([...set])); } catch { /* ignore */ }
+}
+/** Who a message is from, as a mute key: "seat:N" or "spectators". */
+function author(m) { return m.seat === null || m.seat === undefined ? "spectators" : "seat:" + m.seat; }
+
+/** The words of a message: its text, or its quick code in the page's language. */
+export function messageText(m) {
+  if (m.quick && EMOTES[m.quick]) return EMOTES[m.quick];
+  if (m.quick) return t("quick_" + m.quick);
+  return m.text || "";
+}
+
+export function createChat({ code, send }) {
+  let muted = loadMuted(code);
+  let st = null;
+  const list = h("ol", { class: "chat-list", "data-testid": "chat-list", "aria-live": "polite" });
+  const input = h("input", {
+    type: "text", maxlength: MAX, "data-testid": "chat-input", "aria-label": t("chat_say"),
+    placeholder: t("chat_say"),
+  });
+  const form = h("form", { class: "chat-form", onsubmit: (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({ type: "chat", text })) input.value = "";
+  } }, input, h("button", { type: "submit", "data-testid": "chat-send", text: t("chat_send") }));
+  const quick = h("div", { class: "chat-quick", role: "group", "aria-label": t("chat_quick") });
+  const off = h("p", { class: "notice", "data-testid": "chat-off", hidden: true });
+  const host = h("div", { class: "chat-host" });
+  const mutes = h("div", { class: "chat-mutes" });
+  const title = h("h2", { text: t("chat") });
+  const el = h("section", { class: "card chat", "data-testid": "chat-panel", "aria-label": t("chat") },
+    title, list, off, form, quick, host, mutes);
+
+  function nameOf(m) {
+    if (m.seat === null || m.seat === undefined) return t("chat_spectator");
+    const seat = st && st.table && st.table.seats[m.seat];
+    return (seat && seat.name) || t("seat_n", { n: m.seat + 1 });
+  }
+
+  function renderList() {
+    clear(list);
+    for (const m of (st && st.chat) || []) {
+      if (muted.has(author(m))) continue;
+      const spect = m.channel === "spectators";
+      list.appendChild(h("li", {
+        class: "chat-msg" + (spect ? " chat-spectators" : ""), "data-channel": m.channel,
+        "data-seat": m.seat ?? "", "data-testid": "chat-msg",
+      },
+      spect ? h("span", { class: "chat-tag", text: t("chat_spectators_tag") + " " }) : null,
+      h("b", { class: "chat-name", text: nameOf(m) + ": " }),
+      h("span", { class: "chat-text", text: messageText(m) })));
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function render(state) {
+    st = state;
+    title.textContent = t("chat");
+    input.placeholder = t("chat_say");
+    const tb = st.table;
+    const seated = st.you !== null && st.you !== undefined && !!st.token;
+    const closedToMe = !seated && tb && tb.spectator_chat === false;
+    off.hidden = !closedToMe;
+    off.textContent = t("chat_off");
+    input.disabled = !!closedToMe;
+    renderList();
+    clear(quick);
+    for (const q of [...QUICK, ...Object.keys(EMOTES)]) {
+      quick.appendChild(h("button", {
+        type: "button", class: "chat-quick-btn", "data-testid": "chat-quick-" + q, disabled: !!closedToMe,
+        "aria-label": EMOTES[q] ? t("quick_" + q) : null, text: messageText({ quick: q }),
+        onclick: () => send({ type: "chat", quick: q }),
+      }));
+    }
+    clear(host);
+    if (seated && tb && tb.host === st.you) {
+      const box = h("input", { type: "checkbox", "data-testid": "chat-spectators-toggle", checked: tb.spectator_chat !== false,
+        onchange: () => send({ type: "spectator_chat", on: box.checked }) });
+      host.appendChild(h("label", {}, box, " " + t("chat_spectators_allowed")));
+    }
+    clear(mutes);
+    const people = (tb ? tb.seats : []).filter((s) => s.name && s.seat !== st.you)
+      .map((s) => ({ key: "seat:" + s.seat, name: s.name }));
+    people.push({ key: "spectators", name: t("chat_spectators_tag") });
+    const details = h("details", {}, h("summary", { text: t("chat_mute") }));
+    for (const p of people) {
+      const box = h("input", { type: "checkbox", "data-testid": "chat-mute-" + p.key.replace(":", "-"), checked: muted.has(p.key),
+        onchange: () => {
+          if (box.checked) muted.add(p.key); else muted.delete(p.key);
+          saveMuted(code, muted);
+          renderList();
+        } });
+      details.appendChild(h("label", { class: "chat-mute" }, box, " " + p.name));
+    }
+    mutes.appendChild(details);
+  }
+
+  return {
+    el,
+    render,
+    hasFocus: () => document.activeElement === input,
+    focus: () => input.focus(),
+    reloadMutes: () => { muted = loadMuted(code); },
+  };
+}
