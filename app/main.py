@@ -100,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             next_round_seconds=settings.next_round_seconds,
             deliver=deliver,
             presence=hub.connected_seats,
+            spectators=hub.spectator_count,
         )
         listener = PgListener(dsn) if postgres else None
         app.state.store = store

@@ -104,6 +104,7 @@ class TableInfo(BaseModel):
         description="when the countdown deals the next round (ISO 8601 UTC, ms, Z) or null"
     )
     spectator_chat: bool = Field(description="whether spectators may chat (the host's switch)")
+    spectators: int = Field(description="spectator sockets watching (every process's reports)")
 
 
 class Joined(BaseModel):
@@ -122,6 +123,7 @@ class LobbyEntry(BaseModel):
     scores: list[int]
     round: int | None
     match: int
+    spectators: int = Field(description="spectator sockets watching (every process's reports)")
 
 
 class Lobby(BaseModel):
@@ -199,6 +201,7 @@ class ErrorFrame(BaseModel):
 class PresenceFrame(BaseModel):
     type: Literal["presence"]
     connected: list[int]
+    spectators: int
 
 
 class DescriptionFrame(BaseModel):

@@ -61,7 +61,7 @@ class Feed:
     views: dict[Recipient, Json | None] = field(default_factory=dict)
     info: Json | None = None
     match: Match | None = None
-    presence: list[int] | None = None  # the connected seats last sent
+    presence: tuple[list[int], int] | None = None  # the connected seats, spectators last sent
 
 
 class Hub:
@@ -90,6 +90,21 @@ class Hub:
             return set()
         return {c.seat for c in feed.conns if c.seat is not None}
 
+    def local_presence(self, table_id: int) -> tuple[set[int], int]:
+        """Seats with a socket on this process, and its spectator sockets, at a table."""
+        feed = self.feeds.get(table_id)
+        if feed is None:
+            return set(), 0
+        seats = {c.seat for c in feed.conns if c.seat is not None}
+        return seats, sum(1 for c in feed.conns if c.seat is None)
+
+    def spectator_count(self, table_id: int) -> int:
+        """Spectator sockets at a table on every process (as this process heard)."""
+        count = self.local_presence(table_id)[1]
+        if self.remote is not None:
+            count += self.remote.spectators(table_id)
+        return count
+
     def connected_seats(self, table_id: int) -> list[int]:
         """Seats with at least one open socket on any process (presence)."""
         seats = self.local_seats(table_id)
@@ -104,12 +119,13 @@ class Hub:
             match,
             next_round_seconds=self.next_round_seconds,
             connected=self.connected_seats(table.id),
+            spectators=self.spectator_count(table.id),
         )
 
     # -- sockets come and go -------------------------------------------------------------
     async def attach(self, conn: Connection) -> None:
         """Register a socket and queue its snapshot (then presence for everyone)."""
-        before = self.local_seats(conn.table_id)
+        before = self.local_presence(conn.table_id)
         async with self._locks(conn.table_id):
             first = conn.table_id not in self.feeds
             feed = self.feeds.setdefault(conn.table_id, Feed(conn.table_id))
@@ -125,7 +141,7 @@ class Hub:
         self._presence_changed(conn.table_id, force_to=conn)
 
     async def detach(self, conn: Connection) -> None:
-        before = self.local_seats(conn.table_id)
+        before = self.local_presence(conn.table_id)
         feed = self.feeds.get(conn.table_id)
         if feed is not None:
             self._drop(feed, conn)
@@ -142,18 +158,19 @@ class Hub:
         feed = self.feeds.get(table_id)
         if feed is None:
             return
-        now = self.connected_seats(table_id)
+        now = (self.connected_seats(table_id), self.spectator_count(table_id))
         changed, feed.presence = now != feed.presence, now
-        text = encode({"type": "presence", "connected": now})
+        text = encode({"type": "presence", "connected": now[0], "spectators": now[1]})
         for c in feed.conns:
             if changed or c is force_to:
                 c.put(text)
 
-    def _local_changed(self, table_id: int, before: set[int]) -> None:
-        """Tell the other processes when this process's seats at a table changed."""
-        seats = self.local_seats(table_id)
-        if seats != before and self.publish is not None and self.remote is not None:
-            self.publish(encode_report(self.remote.process, table_id, sorted(seats)))
+    def _local_changed(self, table_id: int, before: tuple[set[int], int]) -> None:
+        """Tell the other processes when this process's seats or spectators at a table
+        changed."""
+        now = self.local_presence(table_id)
+        if now != before and self.publish is not None and self.remote is not None:
+            self.publish(encode_report(self.remote.process, table_id, sorted(now[0]), now[1]))
 
     # -- presence reports of other processes (app/realtime/presence.py) ---------------------
     def heard(self, payload: str) -> None:
@@ -163,11 +180,14 @@ class Hub:
         decoded = decode_presence(payload)
         if decoded is None or decoded[0] == self.remote.process:
             return
-        process, kind, rest = decoded
+        process, kind, rest, _ = decoded
         if kind == "?":
-            if rest.isdigit() and self.local_seats(int(rest)) and self.publish is not None:
-                seats = sorted(self.local_seats(int(rest)))
-                self.publish(encode_report(self.remote.process, int(rest), seats))
+            if rest.isdigit() and self.publish is not None:
+                seats, watching = self.local_presence(int(rest))
+                if seats or watching:
+                    self.publish(
+                        encode_report(self.remote.process, int(rest), sorted(seats), watching)
+                    )
         elif kind == "bye":
             for gone in self.remote.forget_process(process):
                 self._presence_changed(gone)
@@ -181,9 +201,9 @@ class Hub:
         if self.remote is None or self.publish is None:
             return
         for table_id in list(self.feeds):
-            seats = self.local_seats(table_id)
-            if seats:
-                self.publish(encode_report(self.remote.process, table_id, sorted(seats)))
+            seats, watching = self.local_presence(table_id)
+            if seats or watching:
+                self.publish(encode_report(self.remote.process, table_id, sorted(seats), watching))
         for table_id in self.remote.expire():
             self._presence_changed(table_id)
 
@@ -355,7 +375,7 @@ class Hub:
     ) -> None:
         """Queue ``events`` (consecutive after the feed's seq) for every socket, the last
         one with the view and table patches to the state after them."""
-        before = self.local_seats(feed.table_id)
+        before = self.local_presence(feed.table_id)
         for c in feed.conns:
             if any(e.kind in ("moved_seat", "left", "kicked") for e in events):
                 self._follow_player(c, players)

@@ -48,6 +48,7 @@ def table_info(
     *,
     next_round_seconds: float,
     connected: list[int] | None = None,
+    spectators: int = 0,
 ) -> Json:
     """The public description of a table as it stands (JSON-ready, ``TableInfo``)."""
     by_seat = {p.seat: p for p in players}
@@ -79,10 +80,13 @@ def table_info(
         "ready": sorted(table.ready),
         "next_round_at": next_round_at(table, match, next_round_seconds),
         "spectator_chat": table.spectator_chat,
+        "spectators": spectators,
     }
 
 
-def lobby_entry(table: TableState, seats_taken: int, match: Match | None) -> Json:
+def lobby_entry(
+    table: TableState, seats_taken: int, match: Match | None, spectators: int = 0
+) -> Json:
     """One row of the lobby list (``LobbyEntry``)."""
     return {
         "code": table.code,
@@ -93,4 +97,5 @@ def lobby_entry(table: TableState, seats_taken: int, match: Match | None) -> Jso
         "scores": list(match.scores) if match else [0] * side_count(table.players),
         "round": match.round_number if match else None,
         "match": table.match_number,
+        "spectators": spectators,
     }

@@ -53,12 +53,14 @@ class TableService:
         rng: random.Random | None = None,
         deliver: Deliver | None = None,
         presence: Callable[[int], list[int]] | None = None,
+        spectators: Callable[[int], int] | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
         self.rng = rng or random.SystemRandom()  # R5/R7: the OS CSPRNG
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
+        self.spectators = spectators or (lambda _table_id: 0)
         self.timers = Timers()
 
     # -- plumbing ----------------------------------------------------------------------
@@ -85,6 +87,7 @@ class TableService:
             tx.match,
             next_round_seconds=self.next_round_seconds,
             connected=self.presence(tx.table.id),
+            spectators=self.spectators(tx.table.id),
         )
 
     async def _table_action(
@@ -342,20 +345,29 @@ class TableService:
         return self.info_of(await self._load(await self.table_id(code)))
 
     async def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
-        """Public tables waiting or in play, newest first."""
+        """Public tables waiting or in play: first those looking for players (waiting,
+        with a free seat), then the rest (in play, or waiting full), newest first in
+        each group. Finished and closed tables are not listed."""
         try:
             rows = await self.store.lobby(limit)
         except Unavailable:
             raise unavailable() from None
+        looking = [
+            r
+            for r in rows
+            if r.table.status == TableStatus.WAITING and r.seats_taken < r.table.players
+        ]
+        rest = [r for r in rows if r not in looking]
         return [
             LobbyEntry.model_validate(
                 lobby_entry(
                     r.table,
                     r.seats_taken,
                     r.table.match(),
+                    spectators=self.spectators(r.table.id),
                 )
             )
-            for r in rows
+            for r in [*looking, *rest]
         ]
 
     async def history(self, code: str, token: str | None) -> History:

@@ -25,9 +25,7 @@ def _messages(page: Any) -> list[dict[str, str]]:
 
 
 def _wait_messages(page: Any, n: int) -> None:
-    page.wait_for_function(
-        f"document.querySelectorAll('[data-testid=chat-msg]').length >= {n}"
-    )
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=chat-msg]').length >= {n}")
 
 
 def _tuck(page: Any) -> None:
@@ -72,10 +70,20 @@ def test_two_players_and_a_spectator_chat_through_a_round(new_page) -> None:  # 
     for p in pages:
         _wait_messages(p, 3)
     expected = [
-        {"channel": "table", "seat": "0", "name": "Ann: ",
-         "text": "<img src=x onerror=alert(1)> hi Bob", "marked": False},
-        {"channel": "spectators", "seat": "", "name": "Spectator: ", "text": "Good move!",
-         "marked": True},
+        {
+            "channel": "table",
+            "seat": "0",
+            "name": "Ann: ",
+            "text": "<img src=x onerror=alert(1)> hi Bob",
+            "marked": False,
+        },
+        {
+            "channel": "spectators",
+            "seat": "",
+            "name": "Spectator: ",
+            "text": "Good move!",
+            "marked": True,
+        },
         {"channel": "table", "seat": "1", "name": "Bob: ", "text": "👍", "marked": False},
     ]
     for p in pages:
@@ -123,7 +131,7 @@ def test_two_players_and_a_spectator_chat_through_a_round(new_page) -> None:  # 
 
 
 def test_quick_messages_are_shown_in_ukrainian(new_page) -> None:  # type: ignore[no-untyped-def]
-    ann, bob, code = start_two_player_game(new_page)
+    ann, _bob, code = start_two_player_game(new_page)
     olena = new_page(lang="uk")
     olena.goto(f"/t/{code}?watch=1")
     olena.wait_for_selector("[data-testid=play]")

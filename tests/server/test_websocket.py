@@ -66,11 +66,15 @@ async def test_presence_shows_who_is_connected(
         lambda c: any(f["type"] == "presence" and f["connected"] == [0] for f in c.frames)
     )
     b = await WsClient(_url(live, code, tokens[1])).connect()
-    await a.wait_for(lambda c: c.frames[-1] == {"type": "presence", "connected": [0, 1]})
+    await a.wait_for(
+        lambda c: c.frames[-1] == {"type": "presence", "connected": [0, 1], "spectators": 0}
+    )
     info = (await http.get(f"/api/tables/{code}")).json()
     assert [s["connected"] for s in info["seats"]] == [True, True]
     await b.close()
-    await a.wait_for(lambda c: c.frames[-1] == {"type": "presence", "connected": [0]})
+    await a.wait_for(
+        lambda c: c.frames[-1] == {"type": "presence", "connected": [0], "spectators": 0}
+    )
     await a.close()
 
 
