@@ -215,7 +215,7 @@ export class TableSocket {
         this.cb.onError && this.cb.onError(msg);
         break;
       case "presence":
-        this.cb.onPresence && this.cb.onPresence(msg.connected || []);
+        this.cb.onPresence && this.cb.onPresence(msg.connected || [], msg.spectators);
         break;
       default:
         break;

@@ -98,7 +98,8 @@ export function renderHome(root, app) {
           h("td", {}, h("span", { class: "badge " + e.status, text: status }),
             e.status === "waiting" && !full ? h("small", { class: "looking", "data-testid": "lobby-looking", text: " " + t("looking_for", { n: e.players - e.seats_taken }) }) : null,
             e.round ? h("small", { text: " " + t("round_n", { n: e.round }) }) : null),
-          h("td", { text: `${e.seats_taken}/${e.players}` }),
+          h("td", {}, `${e.seats_taken}/${e.players}`,
+            e.spectators ? h("small", { class: "watching", "data-testid": "lobby-spectators", text: " · " + t("spectators_n", { n: e.spectators }) }) : null),
           h("td", { text: (e.scores || []).join(" : ") }),
           h("td", { class: "actions" },
             e.status === "waiting" && !full

@@ -73,7 +73,10 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onAck: () => update({ busy: false, error: null }),
       // A late "ready" after the countdown already dealt the next round is harmless.
       onError: (e) => update({ busy: false, error: e.code === "not_round_over" ? null : errorText(e) }),
-      onPresence: (connected) => update({ presence: connected }),
+      onPresence: (connected, spectators) => update({
+        presence: connected,
+        table: st.table && Number.isInteger(spectators) ? { ...st.table, spectators } : st.table,
+      }),
       onFatal: (codeNum) => {
         if (codeNum === 4401 && st.token) {
           // Our seat token is no longer valid here (e.g. removed before the start):
@@ -246,6 +249,9 @@ export function openTable(root, app, code, { watch = false } = {}) {
       st.table.match ? h("span", { text: " · " + t("match_n", { n: st.table.match }) }) : null,
       st.view ? h("span", { text: " · " + t("round_n", { n: st.view.round }) }) : null,
       spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null,
+      h("span", { "data-testid": "table-counts", text: " · " + t("players_online_n", {
+        n: (st.presence ?? st.table.seats.filter((s) => s.connected).map((s) => s.seat)).length, of: st.table.players,
+      }) + " · " + t("spectators_n", { n: st.table.spectators ?? 0 }) }),
       h("span", { class: "head-tools" },
         h("button", {
           class: "small", "data-testid": "mute-toggle", "aria-pressed": isMuted() ? "true" : "false", "aria-label": t("mute"),
