@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
     true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -109,4 +110,14 @@ class EventRow(Base):
     payload: Mapped[dict[str, Any]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
-    __table_args__ = (UniqueConstraint("table_id", "move_id", name="uq_table_events_move_id"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "move_id", name="uq_table_events_move_id"),
+        # the recent chat a snapshot carries, without scanning the table's moves
+        Index(
+            "ix_table_events_chat",
+            "table_id",
+            "seq",
+            postgresql_where=text("kind = 'chat'"),
+            sqlite_where=text("kind = 'chat'"),
+        ),
+    )

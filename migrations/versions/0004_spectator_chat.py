@@ -1,4 +1,4 @@
-"""the host's switch for spectator chat
+"""the host's switch for spectator chat, and an index for the recent chat
 
 Revision ID: 0004
 Revises: 0003
@@ -6,6 +6,8 @@ Create Date: 2026-11-30 14:00:00
 
 ``game_tables.spectator_chat``: whether spectators may post to the table's spectator
 chat channel (issue 11; docs/protocol.md ``spectator_chat``). On by default.
+``ix_table_events_chat``: a partial index of a table's chat events, so a snapshot's
+recent chat (the last 50) is read without scanning the table's moves.
 """
 
 from __future__ import annotations
@@ -26,8 +28,16 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("spectator_chat", sa.Boolean(), nullable=False, server_default=sa.true())
         )
+    op.create_index(
+        "ix_table_events_chat",
+        "table_events",
+        ["table_id", "seq"],
+        postgresql_where=sa.text("kind = 'chat'"),
+        sqlite_where=sa.text("kind = 'chat'"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_table_events_chat", table_name="table_events")
     with op.batch_alter_table("game_tables") as batch:
         batch.drop_column("spectator_chat")
