@@ -91,6 +91,7 @@ def test_two_players_and_a_spectator_chat_through_a_round(new_page) -> None:  # 
         assert p.query_selector(".chat img") is None  # text, never HTML
     for p in pages:
         _tuck(p)
+    eve.locator("[data-testid=chat-panel]").scroll_into_view_if_needed()
     shot(eve, "chat-spectator")
 
     # a reload brings the recent chat back (the snapshot carries it)
