@@ -50,7 +50,7 @@ def wire_view(match: Match | None, recipient: int | None) -> Json | None:
     """The view an event frame patches: the engine's view without its descriptions."""
     if match is None:
         return None
-    view = view_for(match, recipient)
+    view = view_for(match, recipient, describe=False)
     return {k: v for k, v in view.items() if k not in DESCRIPTION_FIELDS}
 
 
