@@ -161,3 +161,8 @@ export function hasKey(key) { return key in DICT.en; }
 /** A place's side name in the current language ("branchA" -> "branch A"). */
 export function sideLabel(side) { return hasKey("side_" + side) ? t("side_" + side) : side; }
 export const _dict = DICT;
+
+/** More strings from a feature's own module ({en: {...}, uk: {...}}), e.g. ui/replay-strings.js. */
+export function addStrings(extra) {
+  for (const [l, strings] of Object.entries(extra)) Object.assign(DICT[l] || (DICT[l] = {}), strings);
+}

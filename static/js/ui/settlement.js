@@ -6,6 +6,7 @@ import { api } from "../net/api.js";
 import { tileSvg } from "../board/render.js";
 import { tallySvg } from "./tally.js";
 import * as S from "../state.js";
+import { roundMark } from "./fairmark.js";
 
 // The next-round countdown: the server's deadline (TableInfo.next_round_at) turned into
 // this clock's time, shown in whole seconds and updated in place (the dialog itself is
@@ -62,6 +63,9 @@ export function renderSettlement(ctx, v) {
     });
     tbl.appendChild(body);
     card.appendChild(tbl);
+    const match = (st.table || {}).match;
+    card.appendChild(roundMark(code, match, s.round ?? v.round));
+    card.appendChild(h("p", {}, h("a", { href: `/t/${code}/replay?match=${match}`, "data-testid": "replay-link", target: "_blank", text: t("replay") })));
   }
   card.appendChild(h("h3", { text: over ? t("final_scores") : t("new_scores") }));
   const sc = h("table", { class: "scores" });
