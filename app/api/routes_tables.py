@@ -97,7 +97,13 @@ async def history(service: ServiceDep, token: TokenDep, code: str = Code) -> His
 MatchNumber = Query(
     default=None, ge=1, description="the match number at the table (default: the current one)"
 )
-RECORD_ERRORS: dict[int | str, dict[str, Any]] = {c: ERRORS[c] for c in (404, 422, 503)}
+RECORD_ERRORS: dict[int | str, dict[str, Any]] = {
+    c: {
+        "model": ErrorResponse,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+    }
+    for c in (404, 422, 503)
+}
 
 
 @router.get(
