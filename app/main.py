@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import client, health, routes_tables, ws
+from app.api import client, docs, health, routes_tables, ws
+from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
+from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
 from app.core.logging import setup_logging
 from app.core.settings import Settings, get_settings
@@ -21,6 +23,7 @@ from app.db.pg_store import PgStore
 from app.db.session import make_engine
 from app.db.sqlite_store import SqliteStore
 from app.db.store import Store
+from app.realtime import presence
 from app.realtime.hub import Hub
 from app.realtime.listener import PgListener
 from app.realtime.notifier import PgNotifier
@@ -41,6 +44,16 @@ async def _reconcile_every(hub: Hub, seconds: float) -> None:
             await hub.reconcile()
         except Exception as exc:  # the next round tries again
             log.warning("reconcile failed (%s)", type(exc).__name__)
+
+
+async def _every(seconds: float, action: Callable[[], None]) -> None:
+    """Run ``action`` every ``seconds`` (presence heartbeats)."""
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            action()
+        except Exception as exc:  # the next beat tries again
+            log.warning("periodic task failed (%s)", type(exc).__name__)
 
 
 def make_store(settings: Settings, notifier: PgNotifier | None = None) -> Store:
@@ -64,9 +77,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         postgres = is_postgres(settings.database_url)
         after_commit = postgres and settings.notify == "after_commit"
-        notifier = PgNotifier(libpq_dsn(settings.database_url)) if after_commit else None
+        dsn = libpq_dsn(settings.database_url)
+        notifier = PgNotifier(dsn) if after_commit else None
         store = make_store(settings, notifier)
-        hub = Hub(store, next_round_seconds=settings.next_round_seconds)
+        reporter = PgNotifier(dsn, presence.CHANNEL) if postgres else None
+        hub = Hub(
+            store,
+            next_round_seconds=settings.next_round_seconds,
+            remote=(
+                presence.RemotePresence(presence.new_process_id(), settings.presence_ttl_seconds)
+                if postgres
+                else None
+            ),
+            publish=reporter.send if reporter is not None else None,
+        )
 
         async def deliver(c: Committed) -> None:
             await hub.committed(c.table, c.players, c.match, c.events)
@@ -77,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deliver=deliver,
             presence=hub.connected_seats,
         )
-        listener = PgListener(libpq_dsn(settings.database_url)) if postgres else None
+        listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
         app.state.service = service
@@ -95,7 +119,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await hub.poke(table_id, seq)
 
             listener.subscribers += [forget, catch_up]
+            listener.presence_subscribers.append(hub.heard)
             listener.start()
+            tasks.append(
+                asyncio.get_running_loop().create_task(
+                    _every(settings.presence_ttl_seconds / 3, hub.presence_heartbeat)
+                )
+            )
         if after_commit:
             tasks.append(
                 asyncio.get_running_loop().create_task(_reconcile_every(hub, RECONCILE_SECONDS))
@@ -106,6 +136,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             for task in tasks:
                 task.cancel()
+            hub.goodbye()
+            if reporter is not None:
+                await reporter.close()
             await service.close()
             if listener is not None:
                 await listener.stop()
@@ -118,11 +151,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Authoritative multiplayer server for the domino game Five Up. "
         "WebSocket protocol: docs/protocol.md.",
         lifespan=lifespan,
+        docs_url=None,  # served from packaged files by app.api.docs
+        redoc_url=None,
     )
     app.state.settings = settings
     app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
+    app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
+    app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
+    app.add_middleware(ws.DirectSockets)  # added last: the outermost of ours
     install_error_handlers(app)
     app.include_router(health.router)
+    if settings.docs:
+        app.include_router(docs.router)
     app.include_router(routes_tables.router)
     app.include_router(ws.router)
     app.include_router(client.router)

@@ -18,7 +18,7 @@ from app.tables.errors import TableError
 
 log = logging.getLogger(__name__)
 
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 429: "rate_limited"}
 
 
 def error_response(status: int, code: str, message: str, rule: str | None = None) -> JSONResponse:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path, Query, status
 from fastapi.responses import PlainTextResponse
 
 from app.api.deps import ServiceDep, TokenDep
+from app.api.quota_deps import CreateQuota, HttpQuota, JoinQuota, LookupMissQuota
 from app.records import to_data, write_text
 from app.schemas import (
     CreateTable,
@@ -22,7 +23,12 @@ from app.schemas import (
     TableInfo,
 )
 
-router = APIRouter(prefix="/api/tables", tags=["tables"])
+router = APIRouter(
+    prefix="/api/tables",
+    tags=["tables"],
+    dependencies=[HttpQuota],
+    responses={429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"}},
+)
 
 Code = Path(min_length=1, max_length=16, description="table code, case-insensitive")
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -30,7 +36,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=Joined, responses=ERRORS)
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=Joined,
+    responses=ERRORS,
+    dependencies=[CreateQuota],
+)
 async def create_table(body: CreateTable, service: ServiceDep) -> Joined:
     """Create a table; the creator sits at seat 0 and is the host."""
     return await service.create(body.name, body.players, body.public, body.host_name)
@@ -42,13 +54,18 @@ async def lobby(service: ServiceDep) -> Lobby:
     return Lobby(tables=await service.lobby())
 
 
-@router.get("/{code}", response_model=TableInfo, responses=ERRORS)
+@router.get("/{code}", response_model=TableInfo, responses=ERRORS, dependencies=[LookupMissQuota])
 async def get_table(service: ServiceDep, code: str = Code) -> TableInfo:
     """Public table information: seats, names, presence, status, scores."""
     return await service.info(code)
 
 
-@router.post("/{code}/join", response_model=Joined, responses=ERRORS)
+@router.post(
+    "/{code}/join",
+    response_model=Joined,
+    responses=ERRORS,
+    dependencies=[JoinQuota, LookupMissQuota],
+)
 async def join(body: JoinTable, service: ServiceDep, code: str = Code) -> Joined:
     """Take a free seat before the start; returns your secret seat token."""
     return await service.join(code, body.name, body.seat)
@@ -88,7 +105,9 @@ async def rematch(service: ServiceDep, token: TokenDep, code: str = Code) -> Tab
     return await service.rematch(code, token)
 
 
-@router.get("/{code}/history", response_model=History, responses=ERRORS)
+@router.get(
+    "/{code}/history", response_model=History, responses=ERRORS, dependencies=[LookupMissQuota]
+)
 async def history(service: ServiceDep, token: TokenDep, code: str = Code) -> History:
     """The match's moves and round results, projected for your seat (or as a spectator)."""
     return await service.history(code, token)
@@ -102,7 +121,7 @@ RECORD_ERRORS: dict[int | str, dict[str, Any]] = {
         "model": ErrorResponse,
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
     }
-    for c in (404, 422, 503)
+    for c in (404, 422, 429, 503)
 }
 
 
@@ -113,6 +132,7 @@ RECORD_ERRORS: dict[int | str, dict[str, Any]] = {
         200: {"content": {"text/plain": {}}, "description": "the record, text form"},
         **RECORD_ERRORS,
     },
+    dependencies=[LookupMissQuota],
 )
 async def record_text(
     service: ServiceDep, code: str = Code, match: int | None = MatchNumber
@@ -126,7 +146,12 @@ async def record_text(
     )
 
 
-@router.get("/{code}/record.json", response_model=MatchRecord, responses=RECORD_ERRORS)
+@router.get(
+    "/{code}/record.json",
+    response_model=MatchRecord,
+    responses=RECORD_ERRORS,
+    dependencies=[LookupMissQuota],
+)
 async def record_json(
     service: ServiceDep, code: str = Code, match: int | None = MatchNumber
 ) -> MatchRecord:

@@ -1,8 +1,8 @@
 """The WebSocket endpoint ``/ws/tables/{code}[?token=...]`` (docs/protocol.md).
 
-One reader loop (this coroutine) and one sender task per socket; every outbound frame
-goes through the connection's byte-bounded queue, so the order is exactly the order
-frames were produced (snapshot, events in seq order, acks, errors, presence).
+One reader loop (this coroutine) per socket, and a writer task while frames wait; every
+outbound frame goes through the connection's byte-bounded queue, so the order is exactly
+the order frames were produced (snapshot, events in seq order, acks, errors, presence).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.db.store import Unavailable
@@ -43,19 +44,72 @@ async def _close(ws: WebSocket, code: int, reason: str) -> None:
             await ws.close(code=code, reason=reason)
 
 
-async def _sender(ws: WebSocket, conn: Connection) -> None:
-    """Write queued frames in order; a client too far behind is closed (1013)."""
-    while True:
-        text = await conn.next_frame()
-        if text is None:
-            await _close(ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
-            return
-        try:
-            await asyncio.wait_for(ws.send_text(text), timeout=SEND_TIMEOUT)
-        except TimeoutError:
-            conn.closed = True
-            await _close(ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
-            return
+class Writer:
+    """Writes a socket's queued frames in order, in a task that exists only while frames
+    wait; a client too far behind, or not reading, is closed (1013)."""
+
+    def __init__(self, ws: WebSocket, conn: Connection) -> None:
+        self.ws = ws
+        self.conn = conn
+        self.task: asyncio.Task[None] | None = None
+        conn.on_ready = self.wake
+
+    def wake(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        conn = self.conn
+        while True:
+            if conn.overflowed:
+                conn.closed = True
+                await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
+                return
+            text = conn.next_frame()
+            if text is None:
+                return
+            try:
+                await asyncio.wait_for(self.ws.send_text(text), timeout=SEND_TIMEOUT)
+            except TimeoutError:
+                conn.closed = True
+                await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
+                return
+            except Exception:  # the socket is gone: the reader ends the connection
+                conn.closed = True
+                return
+
+    async def stop(self) -> None:
+        """Let already-queued frames (e.g. a final error) go out for a moment, then stop."""
+        if self.task is not None and not self.task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.task), timeout=2)
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+
+class DirectSockets:
+    """ASGI middleware: ``/ws/tables/{code}`` goes straight to :func:`table_socket`.
+
+    An open socket keeps its whole call stack suspended for as long as it lives; skipping
+    the router, the dependency machinery and the HTTP-only middlewares below this one
+    saves about 10 KB of server memory per idle socket (docs/benchmarks.md).
+    """
+
+    PREFIX = "/ws/tables/"
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "websocket" and path.startswith(self.PREFIX):
+            code = path[len(self.PREFIX) :]
+            if code and "/" not in code:
+                ws = WebSocket(scope, receive, send)
+                await table_socket(ws, code, ws.query_params.get("token"))
+                return
+        await self.app(scope, receive, send)
 
 
 @router.websocket("/ws/tables/{code}")
@@ -76,7 +130,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
             await _close(ws, CLOSE_BAD_TOKEN, "bad seat token")
         return
     conn = Connection(ident.table_id, ident.code, ident.seat, ident.player_id, token)
-    sender = asyncio.create_task(_sender(ws, conn))
+    writer = Writer(ws, conn)
     try:
         await hub.attach(conn)
         await _read_loop(ws, conn, service, hub, max_bytes)
@@ -86,18 +140,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
     finally:
         await hub.detach(conn)
-        # let already-queued frames (e.g. a final error) go out, then stop
-        if not sender.done():
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(_drain(conn), timeout=2)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
-
-
-async def _drain(conn: Connection) -> None:
-    while not conn.empty():
-        await asyncio.sleep(0.01)
+        await writer.stop()
 
 
 async def _read_loop(
@@ -129,10 +172,17 @@ async def _read_loop(
             bad += 1
             conn.put(encode(error_frame("bad_message", _short(exc))))
             if bad >= MAX_BAD_FRAMES:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(_drain(conn), timeout=2)
-                await _close(ws, CLOSE_BAD_FRAME, "too many bad frames")
+                await _close_after_queue(ws, conn, CLOSE_BAD_FRAME, "too many bad frames")
                 return
+
+
+async def _close_after_queue(ws: WebSocket, conn: Connection, code: int, reason: str) -> None:
+    """Close once the queued frames went out (2 s at most)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(2):
+            while not conn.empty():
+                await asyncio.sleep(0.01)
+    await _close(ws, code, reason)
 
 
 def _short(exc: BaseException) -> str:

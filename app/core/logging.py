@@ -1,26 +1,69 @@
 """Logging setup. Never log hands, the stock or seat tokens: log table codes, seqs and
-event kinds only. Seat tokens in WebSocket URLs are redacted from uvicorn's logs."""
+event kinds only.
+
+Seat tokens travel in WebSocket URLs (``?token=...``), which uvicorn's access log
+prints. ``RedactTokens`` removes them by parsing, not by pattern: every query string in
+a log record's message and string arguments is split into parameters, each name is
+percent-decoded the way the server decodes it (``+`` as space, repeatedly, so
+``tok%65n``, ``%74oken`` and ``tok%2565n`` all count) and compared case-insensitively
+with ``token``; a match keeps its spelling but its value becomes ``***``.
+
+>>> redact_query_strings('GET /ws/tables/ABC?tok%65n=s3cret&x=1 HTTP/1.1')
+'GET /ws/tables/ABC?tok%65n=***&x=1 HTTP/1.1'
+>>> redact_query_strings('/p?TOKEN=a&token=b;c&TOKEN')
+'/p?TOKEN=***&token=***&TOKEN'
+"""
 
 from __future__ import annotations
 
 import logging
 import re
+from urllib.parse import unquote_plus
 
-_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+#: the parameter whose value is secret (compared after decoding and casefolding)
+SECRET_PARAMETER = "token"
+#: a query string inside a log line: from ``?`` to whitespace, a quote or a fragment
+_QUERY = re.compile(r"\?([^\s\"'#]*)")
+
+
+def _decoded_name(raw: str) -> str:
+    """A parameter name decoded as the server would, repeatedly (until stable)."""
+    name = raw
+    for _ in range(5):
+        decoded = unquote_plus(name)
+        if decoded == name:
+            break
+        name = decoded
+    return name.strip().casefold()
+
+
+def _redact_query(query: str) -> str:
+    parts = []
+    for part in query.split("&"):
+        name, sep, _value = part.partition("=")
+        if sep and _decoded_name(name) == SECRET_PARAMETER:
+            part = f"{name}=***"
+        parts.append(part)
+    return "&".join(parts)
+
+
+def redact_query_strings(text: str) -> str:
+    """``text`` with the value of every ``token`` query parameter replaced by ``***``."""
+    if "?" not in text:
+        return text
+    return _QUERY.sub(lambda m: "?" + _redact_query(m.group(1)), text)
 
 
 class RedactTokens(logging.Filter):
-    """Replace ``token=<secret>`` with ``token=***`` in a record's message."""
+    """Redact seat tokens from a record's message and string arguments."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = (
-                tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args)
-                if isinstance(record.args, tuple)
-                else record.args
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                redact_query_strings(a) if isinstance(a, str) else a for a in record.args
             )
         if isinstance(record.msg, str):
-            record.msg = _TOKEN.sub(r"\1***", record.msg)
+            record.msg = redact_query_strings(record.msg)
         return True
 
 

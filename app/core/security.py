@@ -10,6 +10,10 @@ True
 Traceback (most recent call last):
 ...
 ValueError: name must not contain control characters
+>>> clean_name("\\u2800")
+Traceback (most recent call last):
+...
+ValueError: name must not contain invisible characters
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 import unicodedata
+
+from app.core.names import check_visible
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -61,7 +67,9 @@ def valid_move_id(move_id: object) -> bool:
 
 
 def clean_name(raw: str, max_len: int = NAME_MAX) -> str:
-    """Validate a display/table name: strip, 1..max_len chars, no control characters.
+    """Validate a display/table name: strip, 1..max_len chars, no control characters,
+    visible (``app.core.names.check_visible``: a letter or digit, no invisible
+    characters, few combining marks). Returns the stripped name in NFC form.
 
     Names are plain text; escaping is the renderer's job. Raises ValueError.
     """
@@ -74,4 +82,5 @@ def clean_name(raw: str, max_len: int = NAME_MAX) -> str:
         raise ValueError(f"name must be at most {max_len} characters")
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in name):
         raise ValueError("name must not contain control characters")
-    return name
+    check_visible(name)
+    return unicodedata.normalize("NFC", name)

@@ -28,17 +28,67 @@ class Settings(BaseSettings):
     static_dir: Path = Field(default_factory=lambda: bundled_dir("static"))
     max_frame_bytes: int = 16384
     log_level: str = "INFO"
-    #: PostgreSQL connections for the hot path's writes (app/db/store.py). A commit
-    #: waits for the WAL flush, so commits/s grow with concurrent connections (group
-    #: commit); keep room under the server's max_connections (the ORM pool takes 30).
+    #: PostgreSQL connections of the store (app/db/pg_store.py) — every read and write.
+    #: A commit waits for the WAL flush, so commits/s grow with concurrent connections
+    #: (group commit); keep room under the server's max_connections per process.
     db_writers: int = Field(default=16, ge=1, le=200)
     #: PostgreSQL: ``in_transaction`` (pg_notify inside each change's transaction: atomic
     #: with the commit) or ``after_commit`` (sent right after it, batched; faster under
-    #: load, see app/db/store.py PgNotifier for the trade-off)
+    #: load, see app/realtime/notifier.py for the trade-off)
     notify: Literal["in_transaction", "after_commit"] = "in_transaction"
     #: WebSocket permessage-deflate (``FIVEUP_WS_DEFLATE``). Off by default: it keeps tens
     #: of KB of compression state per open socket on the server and costs CPU per frame.
     ws_deflate: bool = False
+    #: PostgreSQL, several processes: a process whose presence reports stop (killed) is
+    #: forgotten after this many seconds; each reports every third of it
+    presence_ttl_seconds: float = Field(default=30.0, gt=0, le=3600)
+
+    # --- Hardening for the open internet (issue 10): quotas, HTTP limits, headers.
+    # Documented in docs/configuration.md and docs/deployment.md. Rates use the `limits`
+    # notation: "10/minute", "5 per 10 seconds", several joined by ";".
+    #: where quota counters live: ``memory://`` (this process) or ``redis://host:port``
+    #: (shared by every server process; needed when several run behind one proxy)
+    rate_limit_storage: str = "memory://"
+    #: false turns every quota off (the functional test servers do; never in production)
+    rate_limit_enabled: bool = True
+    #: table creations per client address
+    rate_limit_create: str = "20/minute;200/hour"
+    #: public table creations per client address (a public table takes a lobby slot)
+    rate_limit_public_tables: str = "10/hour"
+    #: joins (seat requests) per client address
+    rate_limit_join: str = "30/minute"
+    #: table look-ups by code that find nothing, per client address (code guessing)
+    rate_limit_lookup_miss: str = "20/minute"
+    #: every HTTP request under /api per client address
+    rate_limit_http: str = "300/minute"
+    #: moves, next_round and rematch frames per WebSocket
+    rate_limit_socket_moves: str = "8/second;240/minute"
+    #: every inbound frame (ping and resync included) per WebSocket
+    rate_limit_socket_messages: str = "20/second;600/minute"
+    #: resync frames per WebSocket (a resync costs a snapshot)
+    rate_limit_socket_resync: str = "2/second;30/minute"
+    #: spectator sockets open at once on one table
+    max_spectators_per_table: int = Field(default=50, ge=0)
+    #: proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated
+    #: IPs or CIDRs, "*" for any; empty = none (the socket peer is the client address)
+    forwarded_allow_ips: str = ""
+    #: seconds a client may take to send a request's headers (slowloris)
+    header_timeout: float = Field(default=10.0, gt=0)
+    #: seconds a client may take between two chunks of a request body
+    body_timeout: float = Field(default=15.0, gt=0)
+    #: seconds an idle keep-alive HTTP connection stays open
+    keepalive_timeout: float = Field(default=5.0, gt=0)
+    #: connections + tasks at once per process before new ones get 503
+    limit_concurrency: int = Field(default=2000, ge=1)
+    #: pending TCP connections the kernel queues for the process
+    backlog: int = Field(default=2048, ge=1)
+    #: WebSocket protocol pings: interval and how long to wait for the pong
+    ws_ping_interval: float = Field(default=20.0, gt=0)
+    ws_ping_timeout: float = Field(default=20.0, gt=0)
+    #: largest request line + headers in bytes (h11's incomplete event size)
+    max_header_bytes: int = Field(default=16384, ge=1024)
+    #: serve the API documentation at /docs (from packaged files, never a CDN)
+    docs: bool = True
 
 
 @lru_cache

@@ -2,14 +2,15 @@
 
 Frames are queued already encoded (JSON text): what a socket holds is exactly what it
 will send. A client that falls more than ``max_bytes`` behind is dropped (it can
-reconnect and resync): the sender closes it with 1013. A new snapshot supersedes every
-snapshot and event still queued before it (acks, errors and presence stay).
+reconnect and resync): the writer closes it with 1013. A new snapshot supersedes every
+snapshot and event still queued before it (acks, errors and presence stay). Nothing runs
+for an idle socket: the socket's writer task exists only while frames wait.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: per-socket bytes of frames waiting to be written before the socket is dropped
@@ -31,9 +32,11 @@ class Connection:
     last_seq: int = -1  # -1 until the snapshot was queued
     overflowed: bool = False
     closed: bool = False
+    #: called when frames wait and nothing is writing them (the socket starts a writer
+    #: then; an idle socket has none)
+    on_ready: Callable[[], None] | None = None
     _frames: deque[tuple[str, str]] = field(default_factory=deque)
     _bytes: int = 0
-    _ready: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def queued_bytes(self) -> int:
@@ -54,15 +57,13 @@ class Connection:
         else:
             self._frames.append((kind, text))
             self._bytes += len(text)
-        self._ready.set()
+        if self.on_ready is not None:
+            self.on_ready()
 
-    async def next_frame(self) -> str | None:
-        """The next frame to send; None when the socket must be closed as too slow."""
-        while not self._frames:
-            if self.overflowed:
-                return None
-            self._ready.clear()
-            await self._ready.wait()
+    def next_frame(self) -> str | None:
+        """The next frame to send, or None when there is none (see :attr:`overflowed`)."""
+        if not self._frames:
+            return None
         _, text = self._frames.popleft()
         self._bytes -= len(text)
         return text

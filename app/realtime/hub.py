@@ -19,6 +19,7 @@ state after it (docs/protocol.md, Event frames).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.core.locks import KeyedLocks
@@ -36,6 +37,8 @@ from app.realtime.frames import (
     wire_view,
 )
 from app.realtime.patch import diff
+from app.realtime.presence import RemotePresence, encode_report
+from app.realtime.presence import decode as decode_presence
 from app.realtime.table_info import table_info
 
 log = logging.getLogger(__name__)
@@ -56,23 +59,41 @@ class Feed:
     views: dict[Recipient, Json | None] = field(default_factory=dict)
     info: Json | None = None
     match: Match | None = None
+    presence: list[int] | None = None  # the connected seats last sent
 
 
 class Hub:
     """All sockets of this process, per table."""
 
-    def __init__(self, store: Store, *, next_round_seconds: float) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        next_round_seconds: float,
+        remote: RemotePresence | None = None,
+        publish: Callable[[str], None] | None = None,
+    ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
         self.feeds: dict[int, Feed] = {}
         self._locks = KeyedLocks()
+        #: other processes' sockets (PostgreSQL), and how to tell them about ours
+        self.remote = remote
+        self.publish = publish
 
-    def connected_seats(self, table_id: int) -> list[int]:
-        """Seats with at least one open socket on this process (presence)."""
+    def local_seats(self, table_id: int) -> set[int]:
+        """Seats with at least one open socket on this process."""
         feed = self.feeds.get(table_id)
         if feed is None:
-            return []
-        return sorted({c.seat for c in feed.conns if c.seat is not None})
+            return set()
+        return {c.seat for c in feed.conns if c.seat is not None}
+
+    def connected_seats(self, table_id: int) -> list[int]:
+        """Seats with at least one open socket on any process (presence)."""
+        seats = self.local_seats(table_id)
+        if self.remote is not None:
+            seats |= self.remote.seats(table_id)
+        return sorted(seats)
 
     def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
         return table_info(
@@ -86,8 +107,9 @@ class Hub:
     # -- sockets come and go -------------------------------------------------------------
     async def attach(self, conn: Connection) -> None:
         """Register a socket and queue its snapshot (then presence for everyone)."""
-        before = self.connected_seats(conn.table_id)
+        before = self.local_seats(conn.table_id)
         async with self._locks(conn.table_id):
+            first = conn.table_id not in self.feeds
             feed = self.feeds.setdefault(conn.table_id, Feed(conn.table_id))
             feed.conns.add(conn)
             try:
@@ -95,31 +117,77 @@ class Hub:
             except BaseException:
                 self._drop(feed, conn)
                 raise
-        self._presence_changed(conn.table_id, before, force_to=conn)
+        if first and self.publish is not None and self.remote is not None:
+            self.publish(f"{self.remote.process}|?|{conn.table_id}")  # who else is here?
+        self._local_changed(conn.table_id, before)
+        self._presence_changed(conn.table_id, force_to=conn)
 
     async def detach(self, conn: Connection) -> None:
-        before = self.connected_seats(conn.table_id)
+        before = self.local_seats(conn.table_id)
         feed = self.feeds.get(conn.table_id)
         if feed is not None:
             self._drop(feed, conn)
-        self._presence_changed(conn.table_id, before)
+        self._local_changed(conn.table_id, before)
+        self._presence_changed(conn.table_id)
 
     def _drop(self, feed: Feed, conn: Connection) -> None:
         feed.conns.discard(conn)
         if not feed.conns and self.feeds.get(feed.table_id) is feed:
             del self.feeds[feed.table_id]
 
-    def _presence_changed(
-        self, table_id: int, before: list[int], force_to: Connection | None = None
-    ) -> None:
-        now = self.connected_seats(table_id)
+    def _presence_changed(self, table_id: int, force_to: Connection | None = None) -> None:
+        """Tell the table's sockets who is connected, if that changed (and ``force_to``)."""
         feed = self.feeds.get(table_id)
         if feed is None:
             return
+        now = self.connected_seats(table_id)
+        changed, feed.presence = now != feed.presence, now
         text = encode({"type": "presence", "connected": now})
         for c in feed.conns:
-            if now != before or c is force_to:
+            if changed or c is force_to:
                 c.put(text)
+
+    def _local_changed(self, table_id: int, before: set[int]) -> None:
+        """Tell the other processes when this process's seats at a table changed."""
+        seats = self.local_seats(table_id)
+        if seats != before and self.publish is not None and self.remote is not None:
+            self.publish(encode_report(self.remote.process, table_id, sorted(seats)))
+
+    # -- presence reports of other processes (app/realtime/presence.py) ---------------------
+    def heard(self, payload: str) -> None:
+        """A presence report, question or goodbye from another process."""
+        if self.remote is None:
+            return
+        decoded = decode_presence(payload)
+        if decoded is None or decoded[0] == self.remote.process:
+            return
+        process, kind, rest = decoded
+        if kind == "?":
+            if rest.isdigit() and self.local_seats(int(rest)) and self.publish is not None:
+                seats = sorted(self.local_seats(int(rest)))
+                self.publish(encode_report(self.remote.process, int(rest), seats))
+        elif kind == "bye":
+            for gone in self.remote.forget_process(process):
+                self._presence_changed(gone)
+        else:
+            changed = self.remote.heard(payload)
+            if changed is not None:
+                self._presence_changed(changed)
+
+    def presence_heartbeat(self) -> None:
+        """Report every table with local seats again, and forget silent processes."""
+        if self.remote is None or self.publish is None:
+            return
+        for table_id in list(self.feeds):
+            seats = self.local_seats(table_id)
+            if seats:
+                self.publish(encode_report(self.remote.process, table_id, sorted(seats)))
+        for table_id in self.remote.expire():
+            self._presence_changed(table_id)
+
+    def goodbye(self) -> None:
+        if self.remote is not None and self.publish is not None:
+            self.publish(f"{self.remote.process}|bye|")
 
     async def resync(self, conn: Connection, last_seq: int | None) -> None:
         """Queue a fresh snapshot, with the events missed since ``last_seq`` if few."""
@@ -275,7 +343,7 @@ class Hub:
     ) -> None:
         """Queue ``events`` (consecutive after the feed's seq) for every socket, the last
         one with the view and table patches to the state after them."""
-        before = self.connected_seats(feed.table_id)
+        before = self.local_seats(feed.table_id)
         for c in feed.conns:
             if any(e.kind in ("moved_seat", "left", "kicked") for e in events):
                 self._follow_player(c, players)
@@ -305,7 +373,8 @@ class Hub:
                 c.put(text, kind="event")
             c.last_seq = last.seq
         feed.seq, feed.match, feed.views = last.seq, match, views
-        self._presence_changed(feed.table_id, before)
+        self._local_changed(feed.table_id, before)
+        self._presence_changed(feed.table_id)
 
     @staticmethod
     def _add_patches(frame: Json, old: object, new: Json | None, table_patch: Json | None) -> None:

@@ -2,6 +2,7 @@
 and tell the subscribers — the writer (forget a table changed elsewhere) and the hub
 (deliver it). After a lost LISTEN connection, subscribers hear ``(None, None)``:
 anything may have been missed, and the hub catches up every table it serves.
+The same connection listens for presence reports (:mod:`app.realtime.presence`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import psycopg
 
+from app.realtime import presence
 from app.realtime.channel import CHANNEL, decode_note
 
 log = logging.getLogger(__name__)
@@ -26,6 +28,8 @@ class PgListener:
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
         self.subscribers: list[Subscriber] = []
+        #: called with every presence report's payload
+        self.presence_subscribers: list[Callable[[str], None]] = []
         self.listening = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -54,10 +58,15 @@ class PgListener:
                 conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {presence.CHANNEL}")
                     self.listening.set()
                     delay = 0.2
                     await self._tell(None, None)  # catch up on anything missed while away
                     async for note in conn.notifies():
+                        if note.channel == presence.CHANNEL:
+                            for hear in self.presence_subscribers:
+                                hear(note.payload)
+                            continue
                         decoded = decode_note(note.payload)
                         if decoded is not None:
                             await self._tell(*decoded)

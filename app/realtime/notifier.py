@@ -27,10 +27,12 @@ from app.realtime.channel import CHANNEL
 
 
 class PgNotifier:
-    """Sends queued NOTIFY payloads in batches on a connection of its own."""
+    """Sends queued NOTIFY payloads in batches on a connection of its own (also used for
+    presence reports, on their own channel)."""
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, channel: str = CHANNEL) -> None:
         self.dsn = dsn
+        self.channel = channel
         self._pending: list[str] = []
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
@@ -57,7 +59,8 @@ class PgNotifier:
                     try:
                         conn = await self._connection()
                         await conn.execute(
-                            "SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x", (CHANNEL, batch)
+                            "SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x",
+                            (self.channel, batch),
                         )
                         batch = []
                         delay = 0.1
@@ -80,6 +83,16 @@ class PgNotifier:
         return conn
 
     async def close(self) -> None:
+        """Send what is still queued (for a moment at most), then stop."""
+        if self._pending and self._task is not None:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(1.0):
+                    conn = await self._connection()
+                    await conn.execute(
+                        "SELECT pg_notify(%s, x) FROM unnest(%s::text[]) AS x",
+                        (self.channel, self._pending),
+                    )
+                    self._pending = []
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

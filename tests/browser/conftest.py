@@ -70,6 +70,7 @@ def server(browser_db: str) -> Iterator[str]:
     # countdown is long enough never to fire during a test.
     env["FIVEUP_NEXT_ROUND_SECONDS"] = "900"
     env["FIVEUP_LOG_LEVEL"] = "WARNING"
+    env["FIVEUP_RATE_LIMIT_ENABLED"] = "false"  # quotas: tests/server/test_quotas.py
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
@@ -123,8 +124,13 @@ def new_page(browser, server):  # type: ignore[no-untyped-def]
     contexts = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 860, lang: str = "en"):  # type: ignore[no-untyped-def]
-        ctx = browser.new_context(viewport={"width": width, "height": height}, base_url=server)
+    def make(width: int = 1280, height: int = 860, lang: str = "en", csp: bool = False):  # type: ignore[no-untyped-def]
+        # Playwright's string predicates (wait_for_function) are eval'd in the page, which
+        # the server's CSP forbids: contexts bypass it unless a test asks for it (csp=True,
+        # tests/browser/test_security_headers.py).
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=server, bypass_csp=not csp
+        )
         ctx.add_init_script(
             f"try {{ if (!localStorage.getItem('fiveup.lang')) localStorage.setItem('fiveup.lang', '{lang}') }} catch (e) {{}}"
         )

@@ -204,3 +204,38 @@ async def test_after_commit_notify_lost_is_caught_up(pg_url: str) -> None:
     finally:
         await silent.close()
         server.kill()
+
+
+async def test_presence_is_true_across_processes(pg_url: str) -> None:
+    """Seat 0 on process A, seat 1 on process B: everyone sees both connected; a socket
+    closing on B, and B being killed outright, are seen on A (the latter within the
+    presence time-to-live, here 1.5 s)."""
+    a = ServerProcess(pg_url, FIVEUP_PRESENCE_TTL_SECONDS="1.5").start()
+    b = ServerProcess(pg_url, FIVEUP_PRESENCE_TTL_SECONDS="1.5").start()
+    try:
+        async with httpx.AsyncClient(base_url=a.http, timeout=20) as http:
+            code, tokens = await seat_table(http, 2)
+            watcher = await WsClient(f"{a.ws}/ws/tables/{code}", "Aw").connect()
+            seat0 = await WsClient(f"{a.ws}/ws/tables/{code}?token={tokens[0]}", "A0").connect()
+            seat1 = await WsClient(f"{b.ws}/ws/tables/{code}?token={tokens[1]}", "B1").connect()
+
+            def connected(c: WsClient) -> list[int] | None:
+                frames = [f for f in c.frames if f["type"] == "presence"]
+                return frames[-1]["connected"] if frames else None
+
+            for c in (watcher, seat0, seat1):
+                await c.wait_for(lambda c: connected(c) == [0, 1], timeout=15)
+            info = (await http.get(f"/api/tables/{code}")).json()
+            assert [s["connected"] for s in info["seats"]] == [True, True]  # HTTP on A too
+            await seat1.close()
+            await watcher.wait_for(lambda c: connected(c) == [0], timeout=15)
+            seat1 = await WsClient(f"{b.ws}/ws/tables/{code}?token={tokens[1]}", "B1b").connect()
+            await watcher.wait_for(lambda c: connected(c) == [0, 1], timeout=15)
+            b.kill()  # no goodbye: A forgets B's seats when its reports stop
+            await watcher.wait_for(lambda c: connected(c) == [0], timeout=15)
+            await seat0.wait_for(lambda c: connected(c) == [0], timeout=15)
+            for c in (watcher, seat0):
+                await c.close()
+    finally:
+        a.kill()
+        b.kill()

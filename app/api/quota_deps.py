@@ -1,0 +1,84 @@
+"""FastAPI dependencies that apply the quotas of ``app/core/quotas.py`` to HTTP routes.
+
+A refused request gets ``429 {"detail": {"code": "rate_limited", "message": ...}}`` with
+a ``Retry-After`` header (seconds): an ``HTTPException(429)``, which
+``app/api/errors.py`` renders with the code ``rate_limited``. The client address is ``request.client.host``:
+uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
+``FIVEUP_FORWARDED_ALLOW_IPS`` (``app/core/serving.py``).
+
+* ``HttpQuota`` — every request under the router (``rate_limit_http``).
+* ``CreateQuota`` — table creation (``create``; ``public_tables`` too when the body asks
+  for a public table).
+* ``JoinQuota`` — joins (``join``).
+* ``LookupMissQuota`` — code look-ups: refused while the address is over
+  ``lookup_miss``; a look-up whose table does not exist (``not_found``) counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import Depends, HTTPException, Request
+
+from app.core.quotas import QuotaName, Quotas, Verdict, quotas_for
+from app.tables.errors import TableError
+
+
+def client_address(request: Request) -> str:
+    """The address quotas count against (after uvicorn's trusted-proxy handling)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def rate_limited(verdict: Verdict) -> HTTPException:
+    """The 429 answer for a refused verdict."""
+    return HTTPException(
+        status_code=429,
+        detail=f"too many requests ({verdict.limit}); retry in {verdict.retry_after} s",
+        headers={"Retry-After": str(verdict.retry_after)},
+    )
+
+
+async def _hit(request: Request, name: QuotaName) -> None:
+    quotas: Quotas = quotas_for(request.app)
+    verdict = await quotas.hit(name, client_address(request))
+    if not verdict.allowed:
+        raise rate_limited(verdict)
+
+
+async def http_quota(request: Request) -> None:
+    await _hit(request, "http")
+
+
+async def create_quota(request: Request) -> None:
+    await _hit(request, "create")
+    try:
+        body: Any = await request.json()  # cached: FastAPI has parsed it already
+    except ValueError:
+        return
+    if isinstance(body, dict) and body.get("public", True) is True:
+        await _hit(request, "public_tables")
+
+
+async def join_quota(request: Request) -> None:
+    await _hit(request, "join")
+
+
+async def lookup_miss_quota(request: Request) -> AsyncIterator[None]:
+    quotas = quotas_for(request.app)
+    address = client_address(request)
+    verdict = await quotas.check("lookup_miss", address)
+    if not verdict.allowed:
+        raise rate_limited(verdict)
+    try:
+        yield
+    except TableError as err:
+        if err.code == "not_found":
+            await quotas.hit("lookup_miss", address)
+        raise
+
+
+HttpQuota = Depends(http_quota)
+CreateQuota = Depends(create_quota)
+JoinQuota = Depends(join_quota)
+LookupMissQuota = Depends(lookup_miss_quota)

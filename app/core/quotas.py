@@ -1,0 +1,186 @@
+"""Quotas: how often one client address or one socket may do a thing (issue 10, finding 4).
+
+Built on the ``limits`` library (moving windows), in this process's memory by default
+(``FIVEUP_RATE_LIMIT_STORAGE=memory://``) or in Redis when several server processes
+must share the counts (``FIVEUP_RATE_LIMIT_STORAGE=redis://127.0.0.1:6379``). Every
+limit is a setting (``app/core/settings.py``, ``docs/configuration.md``):
+
+========================  ==========================  ==================================
+name                      identifier                  setting
+========================  ==========================  ==================================
+``create``                client address              ``FIVEUP_RATE_LIMIT_CREATE``
+``public_tables``         client address              ``FIVEUP_RATE_LIMIT_PUBLIC_TABLES``
+``join``                  client address              ``FIVEUP_RATE_LIMIT_JOIN``
+``lookup_miss``           client address              ``FIVEUP_RATE_LIMIT_LOOKUP_MISS``
+``http``                  client address              ``FIVEUP_RATE_LIMIT_HTTP``
+``socket_moves``          socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MOVES``
+``socket_messages``       socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MESSAGES``
+``socket_resync``         socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_RESYNC``
+========================  ==========================  ==================================
+
+Plus one count of things open at once: spectators per table
+(``FIVEUP_MAX_SPECTATORS_PER_TABLE``; ``enter_spectator`` / ``leave_spectator``).
+
+The HTTP side is ``app/api/quota_deps.py``. The WebSocket side calls, per inbound frame::
+
+    verdict = await quotas.hit_socket("messages", socket_id)   # or "moves", "resync"
+    if not verdict.allowed: ...  # answer error "rate_limited" (retry_after seconds)
+
+``quotas_for(app)`` gives the application's one ``Quotas`` (made on first use).
+A storage failure (Redis down) lets the request through and logs a warning: quotas
+protect the service, they must not take it down.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from limits.storage import storage_from_string
+
+from app.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+QuotaName = Literal[
+    "create",
+    "public_tables",
+    "join",
+    "lookup_miss",
+    "http",
+    "socket_moves",
+    "socket_messages",
+    "socket_resync",
+]
+SocketQuota = Literal["moves", "messages", "resync"]
+
+#: how long a spectator count lives without being touched (heals counts of a process that
+#: died without calling ``leave_spectator``)
+SPECTATOR_COUNT_TTL = 6 * 3600
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to one hit: allowed, or refused with seconds to wait."""
+
+    allowed: bool
+    retry_after: int = 0
+    limit: str = ""
+
+
+ALLOWED = Verdict(True)
+
+
+def storage_uri(setting: str) -> str:
+    """The ``limits`` async storage URI for a ``FIVEUP_RATE_LIMIT_STORAGE`` value.
+
+    >>> storage_uri("memory://"), storage_uri("redis://127.0.0.1:6379/2")
+    ('async+memory://', 'async+redis://127.0.0.1:6379/2')
+    >>> storage_uri("async+redis://h:1")
+    'async+redis://h:1'
+    """
+    return setting if setting.startswith("async+") else f"async+{setting}"
+
+
+class Quotas:
+    """The named limits of one application, counted in one storage."""
+
+    def __init__(self, settings: Settings, key_prefix: str = "fiveup") -> None:
+        uri = storage_uri(settings.rate_limit_storage)
+        options: dict[str, Any] = {}
+        if "redis" in uri:
+            options["key_prefix"] = key_prefix
+        storage = storage_from_string(uri, **options)
+        assert isinstance(storage, Storage)  # an "async+" URI gives an asyncio storage
+        self.storage: Storage = storage
+        self.limiter = MovingWindowRateLimiter(self.storage)
+        self.limits: dict[QuotaName, list[RateLimitItem]] = {
+            "create": parse_many(settings.rate_limit_create),
+            "public_tables": parse_many(settings.rate_limit_public_tables),
+            "join": parse_many(settings.rate_limit_join),
+            "lookup_miss": parse_many(settings.rate_limit_lookup_miss),
+            "http": parse_many(settings.rate_limit_http),
+            "socket_moves": parse_many(settings.rate_limit_socket_moves),
+            "socket_messages": parse_many(settings.rate_limit_socket_messages),
+            "socket_resync": parse_many(settings.rate_limit_socket_resync),
+        }
+        self.max_spectators = settings.max_spectators_per_table
+        self.enabled = settings.rate_limit_enabled
+
+    async def hit(self, name: QuotaName, identifier: str) -> Verdict:
+        """Count one use of ``name`` by ``identifier``; refused once any window is full."""
+        if not self.enabled:
+            return ALLOWED
+        try:
+            for item in self.limits[name]:
+                if not await self.limiter.hit(item, name, identifier):
+                    return await self._refusal(item, name, identifier)
+        except Exception as exc:  # storage unavailable: fail open
+            log.warning("quota storage failed (%s); allowing %s", type(exc).__name__, name)
+        return ALLOWED
+
+    async def check(self, name: QuotaName, identifier: str) -> Verdict:
+        """Whether one more use would be allowed, without counting it."""
+        if not self.enabled:
+            return ALLOWED
+        try:
+            for item in self.limits[name]:
+                if not await self.limiter.test(item, name, identifier):
+                    return await self._refusal(item, name, identifier)
+        except Exception as exc:
+            log.warning("quota storage failed (%s); allowing %s", type(exc).__name__, name)
+        return ALLOWED
+
+    async def hit_socket(self, kind: SocketQuota, socket_id: str) -> Verdict:
+        """Count one inbound frame of ``kind`` on the socket ``socket_id``."""
+        name: QuotaName = (
+            "socket_moves"
+            if kind == "moves"
+            else "socket_resync"
+            if kind == "resync"
+            else "socket_messages"
+        )
+        return await self.hit(name, socket_id)
+
+    async def enter_spectator(self, table: str) -> bool:
+        """Take a spectator place at ``table``; False (nothing taken) when it is full."""
+        if not self.enabled:
+            return True
+        key = f"spectators/{table}"
+        try:
+            count = await self.storage.incr(key, SPECTATOR_COUNT_TTL)
+            if count > self.max_spectators:
+                await self.storage.incr(key, SPECTATOR_COUNT_TTL, amount=-1)
+                return False
+        except Exception as exc:
+            log.warning("quota storage failed (%s); allowing a spectator", type(exc).__name__)
+        return True
+
+    async def leave_spectator(self, table: str) -> None:
+        """Give back a place taken by ``enter_spectator``."""
+        key = f"spectators/{table}"
+        try:
+            if await self.storage.get(key) > 0:
+                await self.storage.incr(key, SPECTATOR_COUNT_TTL, amount=-1)
+        except Exception as exc:
+            log.warning("quota storage failed (%s)", type(exc).__name__)
+
+    async def _refusal(self, item: RateLimitItem, name: str, identifier: str) -> Verdict:
+        stats = await self.limiter.get_window_stats(item, name, identifier)
+        wait = max(1, math.ceil(stats.reset_time - time.time()))
+        return Verdict(False, wait, str(item))
+
+
+def quotas_for(app: Any) -> Quotas:
+    """The application's ``Quotas`` (``app.state.quotas``), made from its settings."""
+    quotas: Quotas | None = getattr(app.state, "quotas", None)
+    if quotas is None:
+        quotas = Quotas(app.state.settings)
+        app.state.quotas = quotas
+    return quotas

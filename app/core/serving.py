@@ -1,0 +1,72 @@
+"""How the server is served: the uvicorn options that follow from the settings.
+
+``fiveup serve`` runs ``uvicorn.run(create_app(settings), host=..., port=...,
+**uvicorn_options(settings))``. The options put in place the HTTP limits of issue 10
+(docs/deployment.md explains each, docs/configuration.md lists the settings):
+
+* forwarded headers (``X-Forwarded-For``/``-Proto``) believed only from the proxies in
+  ``FIVEUP_FORWARDED_ALLOW_IPS`` (none by default: the socket peer is the client);
+* header and body read deadlines and a header size limit (``app/core/slow_clients.py``);
+* keep-alive timeout, concurrency limit, listen backlog;
+* WebSocket frame size, inbound queue, protocol pings, permessage-deflate only if
+  ``FIVEUP_WS_DEFLATE`` (its compression state is most of an idle socket's memory).
+
+The options can be pickled (uvicorn sends them to each ``--workers`` process). Works
+with an import string too: ``uvicorn.run("app.main:create_app", factory=True,
+workers=n, host=..., port=..., **uvicorn_options(settings))``.
+
+>>> from app.core.settings import Settings
+>>> options = uvicorn_options(Settings(forwarded_allow_ips=""))
+>>> options["proxy_headers"], options["timeout_keep_alive"], options["ws_per_message_deflate"]
+(False, 5, False)
+>>> import pickle; pickle.loads(pickle.dumps(options))["http"].__name__
+'DeadlineHttpToolsProtocol'
+>>> o = uvicorn_options(Settings(forwarded_allow_ips="10.0.0.2, 10.0.1.0/24"))
+>>> o["proxy_headers"], o["forwarded_allow_ips"]
+(True, ['10.0.0.2', '10.0.1.0/24'])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from app.core.settings import Settings
+from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits
+
+#: inbound WebSocket frames uvicorn buffers per socket before it stops reading
+WS_MAX_QUEUE = 16
+
+
+def trusted_proxies(setting: str) -> list[str]:
+    """The ``FIVEUP_FORWARDED_ALLOW_IPS`` entries (IPs, CIDRs or ``*``); empty = none.
+
+    >>> trusted_proxies(" 127.0.0.1 ,::1,"), trusted_proxies("")
+    (['127.0.0.1', '::1'], [])
+    """
+    return [part.strip() for part in setting.split(",") if part.strip()]
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """Keyword arguments for ``uvicorn.run``/``uvicorn.Config`` (all but app, host, port)."""
+    proxies = trusted_proxies(settings.forwarded_allow_ips)
+    # this process's limits; --workers processes read the same from the environment
+    DeadlineHttpToolsProtocol.configure(SlowClientLimits.from_settings(settings))
+    options: dict[str, Any] = {
+        "http": DeadlineHttpToolsProtocol,
+        "proxy_headers": bool(proxies),
+        "timeout_keep_alive": max(1, math.ceil(settings.keepalive_timeout)),
+        "limit_concurrency": settings.limit_concurrency,
+        "backlog": settings.backlog,
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+        "ws_max_size": settings.max_frame_bytes,
+        "ws_max_queue": WS_MAX_QUEUE,
+        "ws_ping_interval": settings.ws_ping_interval,
+        "ws_ping_timeout": settings.ws_ping_timeout,
+        "ws_per_message_deflate": settings.ws_deflate,
+        "log_level": settings.log_level.lower(),
+        "server_header": False,
+    }
+    if proxies:
+        options["forwarded_allow_ips"] = proxies
+    return options

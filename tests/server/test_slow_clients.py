@@ -1,0 +1,151 @@
+"""Slowloris (issue 10, finding 7): connections that trickle their headers or body, or
+send nothing, are answered 408 and closed after the configured deadline; oversized
+headers get 431; normal requests and WebSockets go on working.
+
+The server is served as ``fiveup serve`` serves it (``app.core.serving.uvicorn_options``)
+with 1-second deadlines. A closed connection is seen as the server's EOF; each trickling
+client keeps sending for up to 30 s (30 times the deadline), so on a server without
+deadlines every one of them would still be open when it gives up."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import websockets
+
+from .hardening_support import HardenedServer
+from .support import ServerProcess
+
+TRICKLE_FOR = 30.0  # seconds a trickling client keeps going before the test gives up
+
+
+@pytest.fixture(scope="module")
+def slow_server(pg_url: str) -> Iterator[HardenedServer]:
+    server = HardenedServer(
+        pg_url, FIVEUP_HEADER_TIMEOUT="1", FIVEUP_BODY_TIMEOUT="1", FIVEUP_MAX_HEADER_BYTES="4096"
+    ).start()
+    yield server
+    server.stop()
+
+
+async def _trickle(port: int, head: bytes, drip: bytes, every: float = 0.2) -> bytes:
+    """Send ``head``, then ``drip`` every ``every`` s until the server closes; return what
+    the server sent (b"" never closed within TRICKLE_FOR)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    received = b""
+    try:
+        writer.write(head)
+        await writer.drain()
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + TRICKLE_FOR
+        while loop.time() < give_up:
+            try:
+                chunk = await asyncio.wait_for(reader.read(4096), every)
+            except TimeoutError:
+                if drip:
+                    writer.write(drip)
+                    with contextlib.suppress(ConnectionError):
+                        await writer.drain()
+                continue
+            if not chunk:
+                return received or b"<closed>"
+            received += chunk
+        return b""
+    except ConnectionError:
+        return received or b"<reset>"
+    finally:
+        writer.close()
+
+
+async def test_header_trickling_connections_are_dropped(slow_server: HardenedServer) -> None:
+    head = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n"
+    results = await asyncio.gather(
+        *(_trickle(slow_server.port, head, b"X-a: b\r\n") for _ in range(50))
+    )
+    assert all(results), "some header-trickling connections were never closed"
+    assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
+
+
+async def test_body_trickling_connections_are_dropped(slow_server: HardenedServer) -> None:
+    head = (
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 50000\r\n\r\n{"
+    )
+    results = await asyncio.gather(*(_trickle(slow_server.port, head, b" ") for _ in range(50)))
+    assert all(results), "some body-trickling connections were never closed"
+    assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
+
+
+async def test_body_trickling_is_dropped_even_where_the_app_never_reads_the_body(
+    slow_server: HardenedServer,
+) -> None:
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n"
+    result = await _trickle(slow_server.port, head, b"x")
+    assert result, "the connection was never closed"
+
+
+async def test_silent_connections_are_dropped(slow_server: HardenedServer) -> None:
+    assert await _trickle(slow_server.port, b"", b"")
+
+
+async def test_oversized_headers_are_refused_with_431(slow_server: HardenedServer) -> None:
+    head = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n" + b"X-Big: " + b"a" * 8000 + b"\r\n"
+    result = await _trickle(slow_server.port, head, b"")
+    assert result.startswith(b"HTTP/1.1 431"), result[:80]
+
+
+async def test_normal_requests_keep_alive_and_websockets_still_work(
+    slow_server: HardenedServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=slow_server.http) as http:
+        r = await http.post("/api/tables", json={"name": "T", "players": 2, "host_name": "Ann"})
+        assert r.status_code == 201, r.text
+        code = r.json()["code"]
+        for _ in range(3):  # one kept-alive connection, several requests
+            assert (await http.get(f"/api/tables/{code}")).status_code == 200
+    async with websockets.connect(f"{slow_server.ws}/ws/tables/{code}") as ws:
+        first = await asyncio.wait_for(ws.recv(), 10)
+        assert '"snapshot"' in str(first)
+        await asyncio.sleep(2.5)  # longer than both deadlines: an open socket is not a request
+        await ws.send('{"type":"ping"}')
+        async with asyncio.timeout(10):
+            while '"pong"' not in str(await ws.recv()):
+                pass
+
+
+async def test_body_deadline_holds_under_a_plain_uvicorn_too(pg_url: str) -> None:
+    """Without the serving options (``uvicorn app.main:create_app --factory``), the ASGI
+    middleware still answers a trickled body with 408."""
+    server = ServerProcess(pg_url, FIVEUP_BODY_TIMEOUT="1").start()
+    try:
+        head = (
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 50000\r\n\r\n{"
+        )
+        results = await asyncio.gather(*(_trickle(server.port, head, b" ") for _ in range(10)))
+    finally:
+        server.stop()
+    assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
+    assert all(b'"code":"timeout"' in r.replace(b" ", b"") for r in results)
+
+
+async def test_worker_processes_enforce_the_header_deadline_too(pg_url: str) -> None:
+    """With ``--workers 2`` uvicorn sends the options to spawned processes: the deadline
+    protocol must survive that trip and find its limits there."""
+    server = HardenedServer(pg_url, FIVEUP_HEADER_TIMEOUT="1")
+    server.workers = 2
+    server.start()
+    try:
+        head = b"GET /api/tables HTTP/1.1\r\nHost: x\r\n"
+        results = await asyncio.gather(
+            *(_trickle(server.port, head, b"X-a: b\r\n") for _ in range(10))
+        )
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            assert (await http.get("/api/tables")).status_code == 200
+    finally:
+        server.stop()
+    assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
