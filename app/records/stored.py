@@ -82,10 +82,11 @@ def record_from_events(
     done = len(match.history)
     seeds = {r: s for r, s in facts["seeds"].items() if r <= done}
     commitments = {r: c for r, c in facts["commitments"].items() if r in seeds}
+    number = facts["match"] if facts["match"] is not None else match_number
     meta = RecordMeta(
         date=facts["date"] or date or "",
         table=facts["code"] or code or "",
-        match=int(facts["match"] or match_number or 1),
+        match=int(number if number is not None else 1),
         seats=tuple(seats),
         seeds=seeds,
         commitments=commitments,

@@ -400,7 +400,7 @@ class TableService:
         appears, for anyone (R5)."""
         tx = await self._load(await self.table_id(code))
         number = tx.table.match_number if match_number is None else match_number
-        if not 1 <= number <= tx.table.match_number:
+        if not 0 <= number <= tx.table.match_number:  # an imported record may be match 0
             raise TableError("no_record", "no such match has been played at this table", 404)
         names = [p.name for p in sorted(tx.players, key=lambda p: p.seat)]
         names += ["?"] * (tx.table.players - len(names))

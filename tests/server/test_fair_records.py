@@ -215,3 +215,34 @@ async def test_import_and_export_agree_on_both_stores(service: TableService) -> 
     imported = await service.import_record(parse_text(text))
     assert write_text(await service.record(imported)) == text
     assert (await service.info(imported)).commitment == record.rounds[-1].commitment
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_long_random_records_import_and_export_the_same_text(
+    service: TableService, players: int
+) -> None:
+    """Whole matches by a random player (dozens of rounds, match number 0, quotes, a
+    bar and Cyrillic in the names) through import and export, on both stores."""
+    from records.matches import recorded_match
+
+    _, record = recorded_match(players, 0)
+    text = write_text(record)
+    code = await service.import_record(parse_text(text))
+    assert write_text(await service.record(code)) == text
+    info = await service.info(code)
+    assert info.status == "finished" and info.round == len(record.rounds)
+
+
+async def test_an_invalid_record_is_not_imported(service: TableService) -> None:
+    from records.matches import recorded_match
+
+    from app.tables.errors import TableError
+
+    _, record = recorded_match(2, 1)
+    lines = write_text(record).split("\n")
+    at = next(i for i, s in enumerate(lines) if s.startswith("stock "))
+    stock = lines[at].split()[1:]
+    lines[at] = "stock " + " ".join([stock[-1], *stock[1:-1], stock[0]])
+    with pytest.raises(TableError) as err:
+        await service.import_record(parse_text("\n".join(lines)))
+    assert err.value.code == "invalid_record" and err.value.message.startswith(f"line {at + 1}:")
