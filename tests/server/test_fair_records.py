@@ -6,7 +6,9 @@ uvicorn server on PostgreSQL, and the table service on PostgreSQL and SQLite.
 - a round's seed is revealed once the round is settled (R22), and it verifies the round;
 - records come from the stored events, hold finished rounds only, and round-trip:
   export → check (valid) → ``fiveup record import`` → export gives the same text;
-- a tampered stock order is reported by ``fiveup record check`` at its line (R18).
+- a tampered stock order is reported by ``fiveup record check`` at its line (R18), and
+  such a record is not imported;
+- no seed, in any form, reaches a log line.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from app.tables.service import TableService
 
 from .helpers import play_random_move, seated
 from .oracle import running_seeds
-from .support import REPO, ServerProcess, WsClient, read_events, seat_table
+from .support import REPO, ServerProcess, WsClient, apply_patch, read_events, seat_table
 from .test_hidden_information import play_match_over_websockets
 
 
@@ -53,8 +55,6 @@ def _round_of(table: dict[str, Any] | None) -> tuple[int, int] | None:
 
 def first_frames_of_rounds(client: WsClient) -> list[tuple[tuple[int, int], dict[str, Any]]]:
     """Each round this client saw, with the first frame that told it of that round."""
-    from .support import apply_patch
-
     table: dict[str, Any] | None = None
     seen: list[tuple[tuple[int, int], dict[str, Any]]] = []
     for frame in client.frames:
@@ -211,6 +211,11 @@ async def test_import_and_export_agree_on_both_stores(service: TableService) -> 
     record = await service.record(code)
     assert [r.number for r in record.rounds] == [1, 2]  # round 3 runs: not in it
     text = write_text(record)
+    loaded = await service.store.load(tid)
+    assert loaded is not None and loaded[0].deal_seed is not None
+    running = loaded[0].deal_seed  # round 3's seed: in neither form of the record
+    assert running not in text and running not in to_data(record).__repr__()
+    assert loaded[0].commitment not in text  # nor its commitment: round 3 is not there
     assert check(parse_text(text)).ok
     imported = await service.import_record(parse_text(text))
     assert write_text(await service.record(imported)) == text
@@ -246,3 +251,20 @@ async def test_an_invalid_record_is_not_imported(service: TableService) -> None:
     with pytest.raises(TableError) as err:
         await service.import_record(parse_text("\n".join(lines)))
     assert err.value.code == "invalid_record" and err.value.message.startswith(f"line {at + 1}:")
+
+
+async def test_no_seed_reaches_a_log_line(pg_url: str) -> None:
+    """A server logging at DEBUG plays a whole match over WebSockets: none of its rounds'
+    seeds, in any form, is in its log (docs/fairness.md)."""
+    server = ServerProcess(pg_url, FIVEUP_LOG_LEVEL="DEBUG").start()
+    try:
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as client:
+            code, _ = await play_match_over_websockets(server, client, 2, random.Random(3))
+    finally:
+        server.stop()
+    log = server.log_text()
+    assert code in log or "committed" in log  # the log really was written
+    secrets = running_seeds(read_events(pg_url, code), code)
+    assert secrets
+    for _, _, forms, _ in secrets:
+        assert not any(form in log for form in forms)
