@@ -98,6 +98,8 @@ def _serve(host: str, port: int, workers: int) -> int:
     same environment (``app.main:create_app`` reads the settings from it)."""
     import uvicorn
 
+    from app.core.serving import uvicorn_options
+
     settings = get_settings()
     uvicorn.run(
         "app.main:create_app",
@@ -105,10 +107,7 @@ def _serve(host: str, port: int, workers: int) -> int:
         host=host,
         port=port,
         workers=workers,
-        ws_max_size=settings.max_frame_bytes,
-        ws_per_message_deflate=settings.ws_deflate,
-        log_level=settings.log_level.lower(),
-        proxy_headers=True,
+        **uvicorn_options(settings),  # limits, deadlines, pings, forwarded headers
     )
     return 0
 

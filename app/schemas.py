@@ -22,6 +22,14 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+NAME_RULES = (
+    "1 to {n} characters. Stored cleaned up: invisible, zero-width and control characters "
+    "dropped, spaces plain, at most 2 combining marks on a letter, surrounding spaces "
+    "stripped; a name left with no visible letter or digit becomes the default "
+    "('Player 2' for seat 1; a table takes its host's name)"
+)
+
+
 def _integral(value: object) -> object:
     """JSON numbers compare by value: ``2.0`` is the integer 2 (as in JSON Schema);
     ``2.5``, strings and booleans are not integers."""
@@ -39,7 +47,7 @@ class CreateTable(_Request):
     name: str = Field(
         min_length=1,
         max_length=TABLE_NAME_MAX,
-        description="table name, 1-40 characters after stripping",
+        description=NAME_RULES.format(n=TABLE_NAME_MAX),
     )
     players: Annotated[Literal[2, 3, 4], BeforeValidator(_integral)] = Field(
         description="R2: two, three or four players"
@@ -48,7 +56,7 @@ class CreateTable(_Request):
     host_name: str = Field(
         min_length=1,
         max_length=NAME_MAX,
-        description="your display name, 1-24 characters after stripping",
+        description=NAME_RULES.format(n=NAME_MAX),
     )
 
 
@@ -56,7 +64,7 @@ class JoinTable(_Request):
     name: str = Field(
         min_length=1,
         max_length=NAME_MAX,
-        description="display name, 1-24 characters after stripping",
+        description=NAME_RULES.format(n=NAME_MAX),
     )
     seat: JsonInt = Field(ge=0, le=3, description="a free seat, 0..players-1 (else 400 bad_seat)")
 

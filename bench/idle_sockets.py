@@ -53,8 +53,17 @@ async def main() -> None:
     await asyncio.sleep(3)
     after = rss_kib(args.server_pid)
     per = (after - before) / args.sockets
-    print(json.dumps({"sockets": args.sockets, "deflate": args.deflate, "rss_before_kib": before,
-                      "rss_after_kib": after, "kib_per_idle_socket": round(per, 1)}))
+    print(
+        json.dumps(
+            {
+                "sockets": args.sockets,
+                "deflate": args.deflate,
+                "rss_before_kib": before,
+                "rss_after_kib": after,
+                "kib_per_idle_socket": round(per, 1),
+            }
+        )
+    )
     for ws in socks + warm:
         with contextlib.suppress(Exception):
             await ws.close()

@@ -37,6 +37,18 @@ def validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts)[:500]
 
 
+NAME_FIELDS = ("name", "host_name")
+
+
+def validation_code(exc: RequestValidationError) -> str:
+    """``invalid_name`` when only names are wrong (as the service says for its own name
+    checks), else ``invalid_request``."""
+    locs = [err.get("loc", ()) for err in exc.errors()]
+    if locs and all(loc and loc[-1] in NAME_FIELDS for loc in locs):
+        return "invalid_name"
+    return "invalid_request"
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
@@ -44,7 +56,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return error_response(422, "invalid_request", validation_message(exc))
+        return error_response(422, validation_code(exc), validation_message(exc))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:

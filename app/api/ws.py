@@ -11,12 +11,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import uuid
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app.api.socket_guard import FRAME_QUOTAS, abort_transport, header, origin_allowed
+from app.core.quotas import Quotas, Verdict, quotas_for
+from app.core.settings import Settings
 from app.db.store import Unavailable
 from app.realtime.connection import Connection
 from app.realtime.frames import encode, error_frame
@@ -29,13 +33,14 @@ router = APIRouter()
 
 CLOSE_BAD_FRAME = 4400
 CLOSE_BAD_TOKEN = 4401
+CLOSE_ORIGIN = 4403
+CLOSE_SPECTATORS_FULL = 4409
+CLOSE_FLOOD = 4429
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_BIG = 1009
 CLOSE_TOO_SLOW = 1013
 CLOSE_UNAVAILABLE = 1011
 MAX_BAD_FRAMES = 10
-#: a frame that cannot be written within this many seconds marks the client as gone
-SEND_TIMEOUT = 10.0
 
 
 async def _close(ws: WebSocket, code: int, reason: str) -> None:
@@ -48,9 +53,10 @@ class Writer:
     """Writes a socket's queued frames in order, in a task that exists only while frames
     wait; a client too far behind, or not reading, is closed (1013)."""
 
-    def __init__(self, ws: WebSocket, conn: Connection) -> None:
+    def __init__(self, ws: WebSocket, conn: Connection, timeout: float) -> None:
         self.ws = ws
         self.conn = conn
+        self.timeout = timeout
         self.task: asyncio.Task[None] | None = None
         conn.on_ready = self.wake
 
@@ -61,18 +67,20 @@ class Writer:
     async def _drain(self) -> None:
         conn = self.conn
         while True:
-            if conn.overflowed:
+            if conn.overflowed:  # too far behind: cut it off (a close would queue too)
                 conn.closed = True
-                await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
+                if not abort_transport(self.ws):
+                    await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
                 return
             text = conn.next_frame()
             if text is None:
                 return
             try:
-                await asyncio.wait_for(self.ws.send_text(text), timeout=SEND_TIMEOUT)
-            except TimeoutError:
+                await asyncio.wait_for(self.ws.send_text(text), timeout=self.timeout)
+            except TimeoutError:  # the client does not read: cut it off, no handshake
                 conn.closed = True
-                await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
+                if not abort_transport(self.ws):
+                    await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
                 return
             except Exception:  # the socket is gone: the reader ends the connection
                 conn.closed = True
@@ -117,8 +125,11 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     """A client's live connection to one table, as a seat (token) or a spectator."""
     service: TableService = ws.app.state.service
     hub: Hub = ws.app.state.hub
-    max_bytes: int = ws.app.state.settings.max_frame_bytes
+    settings: Settings = ws.app.state.settings
     await ws.accept()
+    if not origin_allowed(header(ws, b"origin"), header(ws, b"host"), settings.ws_allowed_origins):
+        await _close(ws, CLOSE_ORIGIN, "origin not allowed")
+        return
     try:
         ident = await service.identify(code[:16], token[:256] if token is not None else None)
     except TableError as err:
@@ -129,11 +140,23 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         else:
             await _close(ws, CLOSE_BAD_TOKEN, "bad seat token")
         return
-    conn = Connection(ident.table_id, ident.code, ident.seat, ident.player_id, token)
-    writer = Writer(ws, conn)
+    quotas = quotas_for(ws.app)
+    spectator = ident.seat is None
+    if spectator and not await quotas.enter_spectator(str(ident.table_id)):
+        await _close(ws, CLOSE_SPECTATORS_FULL, "no more spectators at this table")
+        return
+    conn = Connection(
+        ident.table_id,
+        ident.code,
+        ident.seat,
+        ident.player_id,
+        token,
+        max_bytes=settings.socket_queue_bytes,
+    )
+    writer = Writer(ws, conn, settings.socket_send_timeout)
     try:
         await hub.attach(conn)
-        await _read_loop(ws, conn, service, hub, max_bytes)
+        await _read_loop(ws, conn, service, hub, Guard(quotas, settings))
     except WebSocketDisconnect:
         pass
     except Unavailable:
@@ -141,11 +164,34 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     finally:
         await hub.detach(conn)
         await writer.stop()
+        if spectator:
+            await quotas.leave_spectator(str(ident.table_id))
+
+
+class Guard:
+    """One socket's frame quotas: a refused frame gets ``rate_limited``; a flood of them
+    (``FIVEUP_SOCKET_FLOOD_REFUSALS`` in a row) closes the socket with 4429."""
+
+    def __init__(self, quotas: Quotas, settings: Settings) -> None:
+        self.quotas = quotas
+        self.max_bytes = settings.max_frame_bytes
+        self.flood = settings.socket_flood_refusals
+        self.socket_id = uuid.uuid4().hex
+        self.refused = 0
+
+    async def admit(self, kind: str) -> Verdict:
+        verdict = await self.quotas.hit_socket("messages", self.socket_id)
+        quota = FRAME_QUOTAS.get(kind)
+        if verdict.allowed and quota is not None:
+            verdict = await self.quotas.hit_socket(quota, self.socket_id)
+        self.refused = 0 if verdict.allowed else self.refused + 1
+        return verdict
 
 
 async def _read_loop(
-    ws: WebSocket, conn: Connection, service: TableService, hub: Hub, max_bytes: int
+    ws: WebSocket, conn: Connection, service: TableService, hub: Hub, guard: Guard
 ) -> None:
+    max_bytes = guard.max_bytes
     bad = 0
     while True:
         msg = await ws.receive()
@@ -162,6 +208,22 @@ async def _read_loop(
             data = json.loads(text)
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise ValueError("a frame is a JSON object with a string 'type'")
+            verdict = await guard.admit(data["type"])
+            if not verdict.allowed:
+                if guard.refused >= guard.flood:
+                    await _close_after_queue(ws, conn, CLOSE_FLOOD, "too many messages")
+                    return
+                conn.put(
+                    encode(
+                        error_frame(
+                            "rate_limited",
+                            f"too many messages ({verdict.limit}); retry in "
+                            f"{verdict.retry_after} s",
+                            data.get("move_id"),
+                        )
+                    )
+                )
+                continue
             try:
                 await _dispatch(data, conn, service, hub)
             except Unavailable:

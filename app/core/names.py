@@ -2,13 +2,15 @@
 
 Owns two checks (issue 10, finding 10):
 
-* ``check_visible(name)`` — a name must show something: at least one letter or digit
-  that is not an invisible filler (U+3164 HANGUL FILLER, U+2800 BRAILLE PATTERN BLANK,
-  …); invisible and zero-width characters are refused anywhere in a name; combining
-  marks are limited to ``MAX_MARKS`` per base character (no "Zalgo" towers) and a name
-  cannot start with one; the only space allowed is U+0020. Marks are counted on the
-  NFD form, so precomposed and decomposed accents count alike (Vietnamese "ệ" is e + 2). ``app.core.security.clean_name``
-  calls it, so every display and table name the service stores has passed it.
+* ``visible_name(raw)`` — a name shows something: what cannot be seen is dropped
+  (invisible fillers such as U+3164 HANGUL FILLER and U+2800 BRAILLE PATTERN BLANK,
+  zero-width, format and control characters), other spaces become U+0020, combining
+  marks are limited to ``MAX_MARKS`` per base character (no "Zalgo" towers; counted on
+  the NFD form, so Vietnamese "ệ" is e + 2) and none starts a name — and at least one
+  letter or digit must remain (:class:`NothingVisible` otherwise: the table service then
+  uses a default name — "Player 2" — rather than refusing, so every string the API
+  schema allows is taken, and every stored name shows a letter or digit).
+  ``app.core.security.clean_name`` calls it for every display and table name.
 * ``confusable_key(name)`` — a folding key for impersonation checks: two names with the
   same key look alike (``"Bob"``, ``"ВОВ"`` in Cyrillic, ``"B o b"``, ``"𝐁𝐨𝐛"``).
   Neither PyPI library near this (``confusable-homoglyphs``, ``confusables``) computes
@@ -24,15 +26,8 @@ a seat): compute ``confusable_key`` of the new name and refuse it with a 409-sty
 occupied seat at the table (``any(names_collide(new, n) for n in others)``). The table
 name is not compared.
 
->>> check_visible("Zoë")
->>> check_visible("\\u3164")
-Traceback (most recent call last):
-...
-ValueError: name must not contain invisible characters
->>> check_visible("a" + "\\u0301" * 3)
-Traceback (most recent call last):
-...
-ValueError: name must not stack more than 2 combining marks on a letter
+>>> visible_name("Zoë"), visible_name("A\\u200dnn")
+('Zoë', 'Ann')
 >>> confusable_key("Bob") == confusable_key("ВОВ") == confusable_key("𝐁𝐨𝐛")
 True
 >>> names_collide("Paypal", "PayPa1"), names_collide("Ann", "Anna")
@@ -89,29 +84,53 @@ HOMOGLYPHS: dict[str, str] = {
 _DIGRAPHS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
 
 
-def check_visible(name: str) -> None:
-    """Raise ValueError unless ``name`` shows at least one letter or digit, contains no
-    invisible character or space other than U+0020, and stacks at most ``MAX_MARKS``
-    combining marks on any base character."""
-    text = unicodedata.normalize("NFD", name)
-    if any(c in INVISIBLE for c in text):
-        raise ValueError("name must not contain invisible characters")
-    if any(c != " " and unicodedata.category(c) == "Zs" for c in text):
-        raise ValueError("name must use plain spaces only")
-    run = 0
-    for i, c in enumerate(text):
-        if unicodedata.category(c) in _MARKS:
-            if i == 0:
-                raise ValueError("name must not start with a combining mark")
-            run += 1
-            if run > MAX_MARKS:
-                raise ValueError(
-                    f"name must not stack more than {MAX_MARKS} combining marks on a letter"
-                )
+#: categories dropped from names: controls, format characters (zero-width and the like),
+#: surrogates, private use, unassigned, line and paragraph separators
+_DROPPED = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+class NothingVisible(ValueError):
+    """A name with no visible letter or digit."""
+
+
+def visible_name(raw: str) -> str:
+    """``raw`` cleaned up to what a name may show, or ValueError if nothing visible is left.
+
+    Invisible characters (fillers, zero-width, format and control characters) are dropped;
+    other spaces become U+0020 and runs of them one; a combining mark that starts the name
+    or stacks above ``MAX_MARKS`` on a letter is dropped; the result is NFC and stripped.
+
+    >>> visible_name("  A\u200bnn\u00a0\u00a0Lee ")
+    'Ann Lee'
+    >>> visible_name("e" + "\u0301" * 5) == unicodedata.normalize("NFC", "e\u0301\u0301")
+    True
+    >>> visible_name("\u3164 \u2800")
+    Traceback (most recent call last):
+    ...
+    app.core.names.NothingVisible: name must contain a visible letter or digit
+    """
+    out: list[str] = []
+    marks = 0
+    for c in unicodedata.normalize("NFD", raw):
+        category = unicodedata.category(c)
+        if c not in INVISIBLE and (category.startswith("Z") or c.isspace()):
+            if out and out[-1] != " ":
+                out.append(" ")  # any visible space (tab, no-break, ...) is a plain one
+            marks = 0
+            continue
+        if c in INVISIBLE or category in _DROPPED:
+            continue
+        if category in _MARKS:
+            if not out or out[-1] == " " or marks >= MAX_MARKS:
+                continue
+            marks += 1
         else:
-            run = 0
-    if not any(unicodedata.category(c)[0] in "LN" for c in text):
-        raise ValueError("name must contain a visible letter or digit")
+            marks = 0
+        out.append(c)
+    name = unicodedata.normalize("NFC", "".join(out)).strip()
+    if not any(unicodedata.category(c)[0] in "LN" for c in name):
+        raise NothingVisible("name must contain a visible letter or digit")
+    return name
 
 
 def confusable_key(name: str) -> str:

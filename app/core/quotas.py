@@ -100,6 +100,11 @@ class Quotas:
         assert isinstance(storage, Storage)  # an "async+" URI gives an asyncio storage
         self.storage: Storage = storage
         self.limiter = MovingWindowRateLimiter(self.storage)
+        # a socket lives on one process: its frames are counted in this process's memory,
+        # never with a round trip to shared storage on the move path
+        local = storage_from_string("async+memory://")
+        assert isinstance(local, Storage)
+        self.socket_limiter = MovingWindowRateLimiter(local)
         self.limits: dict[QuotaName, list[RateLimitItem]] = {
             "create": parse_many(settings.rate_limit_create),
             "public_tables": parse_many(settings.rate_limit_public_tables),
@@ -146,7 +151,13 @@ class Quotas:
             if kind == "resync"
             else "socket_messages"
         )
-        return await self.hit(name, socket_id)
+        if not self.enabled:
+            return ALLOWED
+        for item in self.limits[name]:
+            if not await self.socket_limiter.hit(item, name, socket_id):
+                stats = await self.socket_limiter.get_window_stats(item, name, socket_id)
+                return Verdict(False, max(1, math.ceil(stats.reset_time - time.time())), str(item))
+        return ALLOWED
 
     async def enter_spectator(self, table: str) -> bool:
         """Take a spectator place at ``table``; False (nothing taken) when it is full."""

@@ -69,6 +69,16 @@ class Settings(BaseSettings):
     rate_limit_socket_resync: str = "2/second;30/minute"
     #: spectator sockets open at once on one table
     max_spectators_per_table: int = Field(default=50, ge=0)
+    #: bytes of frames a socket may have waiting before it is dropped as too slow (1013)
+    socket_queue_bytes: int = Field(default=1 << 20, ge=4096)
+    #: seconds one frame may take to be written before the socket is cut off (1013)
+    socket_send_timeout: float = Field(default=10.0, gt=0)
+    #: refused frames in a row after which a socket is closed (4429) as a flood
+    socket_flood_refusals: int = Field(default=50, ge=1)
+    #: WebSocket Origins allowed besides the page's own (comma-separated, e.g.
+    #: "https://fiveup.example"; "*" for any). A browser always sends Origin; clients
+    #: that send none (not browsers) are allowed.
+    ws_allowed_origins: str = ""
     #: proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: comma-separated
     #: IPs or CIDRs, "*" for any; empty = none (the socket peer is the client address)
     forwarded_allow_ips: str = ""

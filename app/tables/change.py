@@ -81,7 +81,7 @@ class TableChange:
             or isinstance(seat, bool)
             or not 0 <= seat < self.table.players
         ):
-            raise TableError("bad_seat", f"seat must be 0..{self.table.players - 1}", 400)
+            raise TableError("bad_seat", f"this table has seats 0..{self.table.players - 1}", 409)
         return seat
 
     def add_player(self, player: PlayerState) -> None:

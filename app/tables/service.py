@@ -115,8 +115,8 @@ class TableService:
     # -- seating -----------------------------------------------------------------------
     async def create(self, name: str, players: int, public: bool, host_name: str) -> Joined:
         """Create a table; the creator takes seat 0 and is host."""
-        table = seating.new_table(name, players, public)
-        host = seating.checked_name(host_name, NAME_MAX)
+        host = seating.checked_name(host_name, NAME_MAX, default=seating.default_name(0))
+        table = seating.new_table(name, players, public, host)
         token = new_token()
 
         async def decide(tx: TableChange) -> None:
@@ -127,12 +127,12 @@ class TableService:
 
     async def join(self, code: str, name: str, seat: object) -> Joined:
         """Take a free seat before the start."""
-        pname = seating.checked_name(name, NAME_MAX)
+        seating.checked_name(name, NAME_MAX, default="")  # its length, before any write
         token = new_token()
         taken: list[int] = []
 
         def decide(tx: TableChange) -> None:
-            taken.append(seating.join(tx, pname, seat, token))
+            taken.append(seating.join(tx, name, seat, token))
 
         tx = await self._table_action(code, decide)
         return Joined(code=tx.table.code, token=token, seat=taken[-1], table=self.info_of(tx))

@@ -26,12 +26,11 @@ const DICT = {
     tiles_n: "{n} tiles", tiles_n_one: "{n} tile",
     draw: "Draw", pass: "Pass", must_play: "must play", must_play_note: "You drew {tile}: you must play it.",
     no_moves_draw: "No tile fits: draw from the stock.", no_moves_pass: "No tile fits and the stock is empty: pass.",
-    select_tile: "Choose a tile, then a place on the board.", choose_place: "Choose where to play {tile}.",
+    select_tile: "Choose a tile, then a place on the board.",
     scores: "Scores", log: "Moves", log_empty: "No moves yet.",
     log_open: "{name} opened with {tile}", log_place: "{name} played {tile} at {place}",
     log_draw: "{name} drew a tile", log_draw_you: "{name} drew {tile}", log_pass: "{name} passed", log_auto: "(automatic)",
-    pts: "{raw} → +{disp}",
-    round_over: "Round {n} over", result_domino: "{name} played out.", result_blocked: "The round is blocked: nobody scores for it.",
+    round_over: "Round {n} over", result_domino: "{name} played out.", result_blocked: "The round is blocked: nobody can play, nobody gets points for going out; every hand's leftover pips are still deducted (R21, R22).",
     col_player: "Player", col_hand: "Hand", col_pips: "Pips", col_rounded: "Rounded", col_deduction: "Deduction",
     new_scores: "New scores", next_round: "Ready for the next round", ready_waiting: "Ready: {names}. The next round starts when everyone is ready or after a short countdown.",
     ready_list: "Ready: {names}. The next round starts as soon as everyone is ready.", next_round_in: "Next round in {n} s",
@@ -40,7 +39,7 @@ const DICT = {
     side_label: "{names}",
     zoom_in: "Zoom in", zoom_out: "Zoom out", zoom_reset: "Fit",
     board_label: "The layout", hand_label: "Your hand",
-    place_label: "Play {tile} at {place}: {points} points",
+    place_label: "Play {tile} at {place}: {points}",
     err_generic: "Something went wrong: {msg}",
     err_not_your_turn: "It is not your turn.", err_illegal_move: "That move is not allowed: {msg}",
     err_stale: "The table moved on; showing the latest state.", err_conflict: "Another move came first; showing the latest state.",
@@ -56,6 +55,32 @@ const DICT = {
     loading: "Loading…", match_n: "Match {n}",
     keyboard_help: "Keys: ←/→ choose a tile, Enter select, then ←/→ choose a place and Enter to play; D draw, P pass, Esc cancel, +/− zoom.",
     description: "Layout description",
+
+    // --- issue 11 ---
+    pts_none: "0", pts_label: "{raw} → +{disp}",
+    choose_place: "{tile} selected: {n} places are shown with the points the score will gain. Click one to play; Esc or the empty felt to cancel.",
+    confirm_single: "{tile} fits in one place, shown with its points. Click the place or the tile again to play; Esc or the empty felt to cancel.",
+    sending: "Playing…",
+    score_sheet: "Score sheet", sheet_round: "Round", sheet_result: "Result", sheet_in_play: "in play",
+    sheet_blocked: "blocked", sheet_domino: "{name} went out", sheet_tally: "Tally (R26)",
+    sheet_cell_title: "made +{made}, deducted −{ded}, total {total}", sheet_review: "Round {n}: final board and settlement",
+    table_name_optional: "Table name (optional: your name if empty)", table_name_placeholder: "your name",
+    name_limit: "Up to {max} characters.", name_too_long: "{n} characters: names have at most {max}.",
+    table_full_watch: "Every seat is taken: you are watching this table.",
+    log_on_end: "{name} played {tile} on the {value} end of {parent}",
+    log_on_spinner: "{name} played {tile} on the {parent} spinner, {dir} {part}", log_on_spinner_plain: "{name} played {tile} on the {parent} spinner ({part})",
+    part_line: "line", part_branch: "branch",
+    dir_left_line: "left", dir_right_line: "right", dir_up_line: "upper", dir_down_line: "lower",
+    dir_left_branch: "left", dir_right_branch: "right", dir_up_branch: "upper", dir_down_branch: "lower",
+    open_end_label: "open end showing {value}",
+    sound_on: "Sound: on", sound_off: "Sound: off", rules_link: "Rules", mute: "Mute sounds",
+    hint_text: "New here? Every double is a spinner: once both its sides are covered, two more branches open from it. The board count adds up the open ends; when it is a multiple of 5, the player who just played scores it (5 = 1 point).",
+    hint_rules: "Read the rules", hint_ok: "Got it",
+    show_log: "Moves & score sheet",
+    hero_title: "Dominoes with friends, scored in fives", hero_play: "Play with friends", hero_watch: "Watch a live table",
+    hero_rules: "How to play", hero_board_caption: "Open ends: 2–2 counts 4, 3–3 counts 6, then 1 and 4: 15 on the board, +3 points.", hero_board_label: "A Five Up layout: the 5–5 spinner with tiles on both lines and both branches",
+    no_live_tables: "No table is being played right now.", looking_for: "looking for {n} players", looking_for_one: "looking for {n} player",
+    close: "Close", scores_after: "Scores after the round: {scores}", show_results: "show the results",
   },
   uk: {
     app_title: "П'ять — онлайн",
@@ -82,12 +107,11 @@ const DICT = {
     tiles_n: "{n} кісток", tiles_n_one: "{n} кістка", tiles_n_few: "{n} кістки",
     draw: "Добрати", pass: "Пас", must_play: "треба зіграти", must_play_note: "Ви добрали {tile}: її треба зіграти.",
     no_moves_draw: "Немає ходу: доберіть з базару.", no_moves_pass: "Немає ходу і базар порожній: пас.",
-    select_tile: "Виберіть кістку, потім місце на столі.", choose_place: "Виберіть, куди поставити {tile}.",
+    select_tile: "Виберіть кістку, потім місце на столі.",
     scores: "Рахунок", log: "Ходи", log_empty: "Ходів ще немає.",
     log_open: "{name} почав(ла) з {tile}", log_place: "{name}: {tile} до {place}",
     log_draw: "{name} добрав(ла) кістку", log_draw_you: "{name} добрав(ла) {tile}", log_pass: "{name}: пас", log_auto: "(автоматично)",
-    pts: "{raw} → +{disp}",
-    round_over: "Раунд {n} завершено", result_domino: "{name} виставив(ла) усі кістки.", result_blocked: "Риба: раунд заблоковано, ніхто не отримує очок.",
+    round_over: "Раунд {n} завершено", result_domino: "{name} виставив(ла) усі кістки.", result_blocked: "Риба: ніхто не може походити, за вихід очок немає; залишки в руках усе одно віднімаються (R21, R22).",
     col_player: "Гравець", col_hand: "Рука", col_pips: "Очки", col_rounded: "Округлено", col_deduction: "Мінус",
     new_scores: "Новий рахунок", next_round: "Готовий(а) до наступного раунду", ready_waiting: "Готові: {names}. Наступний раунд почнеться, коли всі будуть готові, або за кілька секунд.",
     ready_list: "Готові: {names}. Наступний раунд почнеться, щойно всі будуть готові.", next_round_in: "Наступний раунд через {n} с",
@@ -96,7 +120,7 @@ const DICT = {
     side_label: "{names}",
     zoom_in: "Збільшити", zoom_out: "Зменшити", zoom_reset: "Вмістити",
     board_label: "Викладка", hand_label: "Ваша рука",
-    place_label: "Поставити {tile} до {place}: {points} очок",
+    place_label: "Поставити {tile} до {place}: {points}",
     err_generic: "Помилка: {msg}",
     err_not_your_turn: "Зараз не ваш хід.", err_illegal_move: "Такий хід заборонено: {msg}",
     err_stale: "Стан столу змінився; показуємо актуальний.", err_conflict: "Інший хід був першим; показуємо актуальний стан.",
@@ -112,6 +136,33 @@ const DICT = {
     loading: "Завантаження…", match_n: "Партія {n}",
     keyboard_help: "Клавіші: ←/→ вибір кістки, Enter — взяти, далі ←/→ вибір місця і Enter — хід; D — добрати, P — пас, Esc — скасувати, +/− масштаб.",
     description: "Опис викладки",
+
+    // --- issue 11 ---
+    pts_none: "0", pts_label: "{raw} → +{disp}",
+    choose_place_few: "Вибрано {tile}: показано {n} місця з очками, які додасться до рахунку. Клацніть місце, щоб походити; Esc або порожнє сукно — скасувати.",
+    choose_place: "Вибрано {tile}: показано {n} місць з очками, які додасться до рахунку. Клацніть місце, щоб походити; Esc або порожнє сукно — скасувати.",
+    confirm_single: "{tile} можна поставити лише в одне місце (показано з очками). Клацніть його або ще раз кістку, щоб походити; Esc або порожнє сукно — скасувати.",
+    sending: "Хід…",
+    score_sheet: "Записник рахунку", sheet_round: "Раунд", sheet_result: "Підсумок", sheet_in_play: "триває",
+    sheet_blocked: "риба", sheet_domino: "{name} вийшов(ла)", sheet_tally: "Рахунок рисками (R26)",
+    sheet_cell_title: "набрано +{made}, мінус −{ded}, разом {total}", sheet_review: "Раунд {n}: остання викладка і підрахунок",
+    table_name_optional: "Назва столу (необов'язково: інакше — ваше ім'я)", table_name_placeholder: "ваше ім'я",
+    name_limit: "До {max} символів.", name_too_long: "{n} символів: ім'я має бути не довше {max}.",
+    table_full_watch: "Усі місця зайняті: ви дивитеся цей стіл.",
+    log_on_end: "{name}: {tile} до кінця {value} кістки {parent}",
+    log_on_spinner: "{name}: {tile} до спінера {parent}, {dir} {part}", log_on_spinner_plain: "{name}: {tile} до спінера {parent} ({part})",
+    part_line: "лінія", part_branch: "гілка",
+    dir_left_line: "ліва", dir_right_line: "права", dir_up_line: "верхня", dir_down_line: "нижня",
+    dir_left_branch: "ліва", dir_right_branch: "права", dir_up_branch: "верхня", dir_down_branch: "нижня",
+    open_end_label: "відкритий кінець: {value}",
+    sound_on: "Звук: увімк.", sound_off: "Звук: вимк.", rules_link: "Правила", mute: "Вимкнути звук",
+    hint_text: "Уперше тут? Кожен дубль — спінер: коли обидві його сторони закриті, від нього відкриваються ще дві гілки. Сума кінців — це сума відкритих кінців; коли вона кратна 5, той, хто щойно походив, отримує її (5 = 1 очко).",
+    hint_rules: "Прочитати правила", hint_ok: "Зрозуміло",
+    show_log: "Ходи й рахунок",
+    hero_title: "Доміно з друзями, рахунок — п'ятірками", hero_play: "Грати з друзями", hero_watch: "Дивитися гру",
+    hero_rules: "Як грати", hero_board_caption: "Відкриті кінці: 2–2 дає 4, 3–3 дає 6, ще 1 і 4: на столі 15, +3 очки.", hero_board_label: "Викладка «П'ять»: спінер 5–5 з кістками на лініях і гілках",
+    no_live_tables: "Зараз ніхто не грає.", looking_for: "шукають {n} гравців", looking_for_one: "шукають {n} гравця", looking_for_few: "шукають {n} гравців",
+    close: "Закрити", scores_after: "Рахунок після раунду: {scores}", show_results: "показати підсумки",
   },
 };
 
@@ -161,6 +212,11 @@ export function hasKey(key) { return key in DICT.en; }
 /** A place's side name in the current language ("branchA" -> "branch A"). */
 export function sideLabel(side) { return hasKey("side_" + side) ? t("side_" + side) : side; }
 export const _dict = DICT;
+
+/** Points as the log and the targets show them (R3/R15): "15 → +3", or "0". */
+export function pointsText(raw) {
+  return raw > 0 && raw % 5 === 0 ? t("pts_label", { raw, disp: raw / 5 }) : t("pts_none");
+}
 
 /** More strings from a feature's own module ({en: {...}, uk: {...}}), e.g. ui/replay-strings.js. */
 export function addStrings(extra) {

@@ -31,6 +31,9 @@ function chrome() {
   document.title = t("app_title");
   document.getElementById("app-title").textContent = t("app_title");
   document.getElementById("lang-label").textContent = t("lang_label");
+  const rules = document.getElementById("rules-top");
+  rules.textContent = t("rules_link");
+  rules.href = "/static/rules.html?lang=" + getLang();
   const sel = document.querySelector("[data-testid=lang]");
   sel.replaceChildren(...LANGS.map(([v, label]) => {
     const o = document.createElement("option");

@@ -96,20 +96,21 @@ def act(page: Any, rng: random.Random) -> str:
     if playable:
         tile = rng.choice(playable)
         # Locators (not element handles): the page re-renders on every server frame.
+        # The first click only selects the tile and shows its places (never plays).
         page.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
-        # Either it played at once (one legal place) or targets appeared.
-        page.wait_for_function(
-            f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null"
-        )
+        page.wait_for_selector("svg.board [data-move]")
+        assert seq_of(page) == before, "a first click on a tile must not play it"
         moves = page.eval_on_selector_all(
             "svg.board [data-move]", "els => els.map(e => e.dataset.move)"
         )
-        if moves and seq_of(page) == before:
-            move = rng.choice(moves)
+        move = rng.choice(moves)
+        if len(moves) == 1 and rng.random() < 0.5:
+            # A tile with one place: a second click on the tile itself plays it.
+            page.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
+            done = f"play {move} (tile clicked twice)"
+        else:
             page.locator(f"svg.board [data-move='{move}']").click()
             done = f"play {move}"
-        else:
-            done = f"play {tile} (single place)"
     elif page.query_selector("[data-testid=draw-button]"):
         page.click("[data-testid=draw-button]")
         done = "draw"

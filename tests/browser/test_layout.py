@@ -1,8 +1,11 @@
 """Property test of the client's layout routine (static/js/board/layout.js), run in
-real Chromium on layouts the real engine reaches (random legal games, 2-4 players):
-no two tiles overlap, every tile (and every target shown for a legal move) lies inside
-the drawing's viewBox, doubles lie crosswise, and every open place of the engine has
-a matching attachment point in the drawing."""
+real Chromium on layouts the real engine reaches (random legal games, 2-4 players), at
+the viewports the client supports (phone 390x844, tablet 768x1024, desktop 1440x900,
+each with the board shape the client picks for it): no two tiles overlap, two tiles
+touch only if one joins the other, a connector line never crosses a tile (targets
+included), every tile (and every target shown for a legal move) lies inside the
+drawing's viewBox, doubles lie crosswise, and every open place of the engine has a
+matching attachment point in the drawing."""
 
 from __future__ import annotations
 
@@ -10,11 +13,15 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from app.engine import Match, view_for
 
 CHECK_JS = """
 async ({cases, boards}) => {
   const L = await import('/static/js/board/layout.js');
+  // null: the board the client itself picks for this viewport
+  boards = boards || [L.boardFor(window.innerWidth, window.innerHeight)];
   const problems = [];
   let tiles = 0, connectors = 0, far = 0, ghosts = 0;
   for (const c of cases) {
@@ -43,12 +50,14 @@ async ({cases, boards}) => {
         if (!inside(g)) problems.push(`${tag}: target ${g.tile}@${g.place} outside the drawing`);
         for (const r of rects) if (L.overlaps(g, r)) problems.push(`${tag}: target ${g.tile}@${g.place} overlaps ${r.tile}`);
       }
+      // Touching means joined; connectors cross no tile (targets included).
+      for (const b of L.layoutProblems(rects, gh)) problems.push(`${tag}: ${b.kind} ${b.a} / ${b.b}`);
       for (const p of c.places) {
         if (!layout.ports.has(p.place)) problems.push(`${tag}: open place ${p.place} has no attachment point`);
       }
     }
   }
-  return { problems: problems.slice(0, 40), count: problems.length, tiles, connectors, far, ghosts };
+  return { problems: problems.slice(0, 40), count: problems.length, tiles, connectors, far, ghosts, board: boards[0] };
 }
 """
 
@@ -100,22 +109,42 @@ def _cases(n_matches: int, seed: int) -> list[dict[str, Any]]:
     return cases
 
 
-def test_layout_property_on_reachable_layouts(new_page) -> None:  # type: ignore[no-untyped-def]
-    page = new_page()
-    page.goto("/")
+VIEWPORTS = [(390, 844), (768, 1024), (1440, 900)]
+
+
+@pytest.fixture(scope="module")
+def reachable_cases() -> list[dict[str, Any]]:
     cases = _cases(90, seed=61)
     ends = [c for c in cases if c["name"].endswith("end")]
     assert len(ends) >= 200, len(ends)
     assert max(len(c["tiles"]) for c in cases) >= 18  # long games are in the sample
+    return cases
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}x{v[1]}")
+def test_layout_property_on_reachable_layouts(new_page, reachable_cases, viewport) -> None:  # type: ignore[no-untyped-def]
+    page = new_page(*viewport)
+    page.goto("/")
+    cases = reachable_cases
     total: dict[str, int] = {"tiles": 0, "connectors": 0, "far": 0, "ghosts": 0}
+    board = None
     for i in range(0, len(cases), 150):
-        res = page.evaluate(CHECK_JS, {"cases": cases[i : i + 150], "boards": BOARDS})
+        res = page.evaluate(CHECK_JS, {"cases": cases[i : i + 150], "boards": None})
         assert res["count"] == 0, json.dumps(res["problems"], indent=1)
+        board = res["board"]
         for key in total:
             total[key] += res[key]
-    print(f"\nlayout property: {len(cases)} positions x {len(BOARDS)} boards, {total}")
+    print(f"\nlayout property at {viewport}: {len(cases)} positions, board {board}, {total}")
     # Quality, not only correctness: nearly every tile touches the tile it joins.
     assert total["far"] <= total["tiles"] * 0.02, total
+
+
+def test_layout_property_on_both_board_shapes(new_page, reachable_cases) -> None:  # type: ignore[no-untyped-def]
+    page = new_page()
+    page.goto("/")
+    for i in range(0, len(reachable_cases), 150):
+        res = page.evaluate(CHECK_JS, {"cases": reachable_cases[i : i + 150], "boards": BOARDS})
+        assert res["count"] == 0, json.dumps(res["problems"], indent=1)
 
 
 def test_layout_of_full_set_random_trees(new_page) -> None:  # type: ignore[no-untyped-def]
@@ -133,6 +162,7 @@ def test_layout_of_full_set_random_trees(new_page) -> None:  # type: ignore[no-u
           const { rects, layout } = L.computeLayout(tiles, { board });
           const vb = L.viewBoxFor(layout);
           n++;
+          bad += L.layoutProblems(rects).length; // touching means joined; no crossing connector
           for (let i = 0; i < rects.length; i++) {
             const a = rects[i];
             if (a.x < vb[0] || a.y < vb[1] || a.x + a.w > vb[0] + vb[2] || a.y + a.h > vb[1] + vb[3]) bad++;

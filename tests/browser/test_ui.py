@@ -64,20 +64,21 @@ def test_keyboard_only_play(new_page) -> None:  # type: ignore[no-untyped-def]
                 ):
                     break
             actor.keyboard.press("Enter")
-            actor.wait_for_function(
-                f"Number(document.body.dataset.seq) > {before} || document.querySelector('[data-move]') !== null"
-            )
-            if seq_of(actor) == before:
-                assert actor.eval_on_selector_all("svg.board [data-move]", "els => els.length") >= 2
+            # Enter selects (never plays): the targets appear; a second Enter plays.
+            actor.wait_for_selector("svg.board [data-move]")
+            assert seq_of(actor) == before
+            if actor.eval_on_selector_all("svg.board [data-move]", "els => els.length") >= 2:
                 actor.keyboard.press("ArrowRight")
                 focused = actor.get_attribute("svg.board .target.focused", "data-move")
                 assert focused
                 actor.keyboard.press("Enter")
                 wait_seq(actor, before + 1)
                 # The move played is the focused target's.
-                log_top = actor.inner_text("[data-testid=log] li:first-child")
-                assert focused.split("@")[0] in log_top
+                log_top = actor.get_attribute("[data-testid=log] li:first-child", "data-notation")
+                assert log_top == focused
                 placed_with_targets = True
+            else:
+                actor.keyboard.press("Enter")  # the one focused place
         wait_seq(actor, before + 1)
         if placed_with_targets:
             break
@@ -135,12 +136,16 @@ def test_targets_show_points_and_screenshot(new_page) -> None:  # type: ignore[n
     actor.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
     actor.wait_for_selector("svg.board [data-move]")
     targets = actor.eval_on_selector_all(
-        "svg.board [data-move]", "els => els.map(e => [e.dataset.points, e.textContent])"
+        "svg.board [data-move]",
+        "els => els.map(e => [e.dataset.points, e.dataset.score, e.textContent, e.getAttribute('aria-label')])",
     )
     assert len(targets) == n >= 2
-    for pts, label in targets:
-        assert pts is not None
-        assert label == ("+" + pts if int(pts) > 0 else "0")
+    for raw, score, label, aria in targets:
+        # R3/R15: the pill shows what the score changes by (5 raw = 1 point), the
+        # label names both, as the log does ("15 → +3").
+        assert int(raw) % 5 == 0 and int(score) == int(raw) // 5
+        assert label == ("+" + score if int(raw) > 0 else "0")
+        assert aria.endswith(f"{raw} → +{score}" if int(raw) > 0 else ": 0")
     found = True
     assert found
     shot(actor, "08-targets")

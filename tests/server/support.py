@@ -38,8 +38,12 @@ class ServerProcess:
     def __init__(self, database_url: str, port: int | None = None, **env: str) -> None:
         self.database_url = database_url
         self.port = port or free_port()
-        self.env = {"FIVEUP_NEXT_ROUND_SECONDS": "0", "FIVEUP_LOG_LEVEL": "WARNING",
-                    "FIVEUP_RATE_LIMIT_ENABLED": "false", **env}
+        self.env = {
+            "FIVEUP_NEXT_ROUND_SECONDS": "0",
+            "FIVEUP_LOG_LEVEL": "WARNING",
+            "FIVEUP_RATE_LIMIT_ENABLED": "false",
+            **env,
+        }
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"fiveup-test-{self.port}.log"
 

@@ -119,14 +119,36 @@ async def test_seats_are_fixed_once_the_match_starts(service: TableService) -> N
         assert err.value.code in ("already_started", "seat_taken")
 
 
-@pytest.mark.parametrize(
-    "bad",
-    ["", "   ", "x" * 25, "a\x00b", "tab\there", "new\nline", "bell\x07", "rtl\u202eoverride"],
-)
+@pytest.mark.parametrize("bad", ["x" * 25, 42, None])
 async def test_display_names_are_validated(service: TableService, bad: str) -> None:
     with pytest.raises(TableError) as err:
         await _create(service, "T", 2, True, bad)
     assert err.value.code == "invalid_name"
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\x00\x07", "\u202e", "...", "\u3164"])
+async def test_a_name_showing_nothing_is_the_seats_default(
+    service: TableService, blank: str
+) -> None:
+    info, _, _ = await _create(service, blank, 2, True, blank)
+    assert info["seats"][0]["name"] == "Player 1" and info["name"] == "Player 1"
+
+
+@pytest.mark.parametrize(
+    ("sent", "stored"),
+    [
+        ("a\x00b", "ab"),
+        ("tab\there", "tab here"),
+        ("new\nline", "new line"),
+        ("bell\x07", "bell"),
+        ("rtl\u202eoverride", "rtloverride"),
+    ],
+)
+async def test_control_characters_are_dropped_from_names(
+    service: TableService, sent: str, stored: str
+) -> None:
+    info, _, _ = await _create(service, "T", 2, True, sent)
+    assert info["seats"][0]["name"] == stored
 
 
 async def test_names_are_stored_and_returned_as_plain_text(service: TableService) -> None:
@@ -191,3 +213,15 @@ async def test_joining_a_closed_table_is_refused(service: TableService) -> None:
     with pytest.raises(TableError) as err:
         await _join(service, info["code"], "Bob", 1)
     assert err.value.code == "table_closed"
+
+
+@pytest.mark.parametrize("look_alike", ["ann", "Аnn", "A n n", "𝐀𝐧𝐧"])
+async def test_a_name_that_looks_like_a_seated_players_is_refused(
+    service: TableService, look_alike: str
+) -> None:
+    info, _, _ = await _create(service, "T", 3, True, "Ann")
+    with pytest.raises(TableError) as err:
+        await _join(service, info["code"], look_alike, 1)
+    assert err.value.code == "name_taken" and err.value.status == 409
+    _, _, seat = await _join(service, info["code"], "Anna", 1)  # different enough
+    assert seat == 1

@@ -8,12 +8,22 @@
 // options, and as a last resort the tile goes to the nearest free spot with a
 // connector line. See docs/client.md for the full description.
 
+import { segmentCrossesRect, connectorCrossesRect, edgeContact, layoutProblems, overlaps } from "./geometry.js";
+
+export { segmentCrossesRect, connectorCrossesRect, edgeContact, layoutProblems, overlaps };
+
 export const TILE_LEN = 4;
 export const TILE_WID = 2;
 
 const E = [1, 0], W = [-1, 0], N = [0, -1], S = [0, 1];
 
 export const DEFAULT_BOARD = { w: 56, h: 36 };
+export const PORTRAIT_BOARD = { w: 28, h: 44 };
+
+/** The soft board shape for a viewport: tall on a portrait screen (phone, tablet), wide otherwise. */
+export function boardFor(width, height) {
+  return height > width * 1.1 ? PORTRAIT_BOARD : DEFAULT_BOARD;
+}
 
 const add = (p, q) => [p[0] + q[0], p[1] + q[1]];
 const mul = (v, k) => [v[0] * k, v[1] * k];
@@ -110,6 +120,20 @@ function portsOf(tile, side, p, d, isDouble) {
   return out;
 }
 
+// The cells just outside a rect's four edges (not its corners): a tile in any of them
+// would share an edge with the rect.
+function ringOf(r) {
+  const out = [];
+  for (let i = r.x; i < r.x + r.w; i++) out.push(i + "," + (r.y - 1), i + "," + (r.y + r.h));
+  for (let j = r.y; j < r.y + r.h; j++) out.push((r.x - 1) + "," + j, (r.x + r.w) + "," + j);
+  return out;
+}
+
+// The connector a candidate needs: none when the tile visibly touches the end it joins.
+function connectorFor(cand, rect, port) {
+  return cand.touch || onBoundary(rect, port.p) ? null : [port.p[0], port.p[1], cand.p[0], cand.p[1]];
+}
+
 function reserveRect(port) {
   // The straight spot in front of a port, kept free for later tiles when possible.
   return footprint(port.p, port.d, false);
@@ -119,6 +143,7 @@ export class Layout {
   constructor(opts = {}) {
     this.board = opts.board || DEFAULT_BOARD;
     this.occ = new Set();
+    this.owner = new Map(); // cell -> tile occupying it
     this.reserved = new Map(); // cell -> Set(placeKey)
     this.ports = new Map(); // placeKey -> {p, d, pref}
     this.rects = [];
@@ -133,6 +158,26 @@ export class Layout {
   free(r) {
     for (const c of cellsOf(r)) if (this.occ.has(c)) return false;
     return true;
+  }
+
+  // Touching means joined: a tile may share an edge only with the tile it joins
+  // (`parent`), never with any other tile.
+  contactOk(r, parent) {
+    for (const c of ringOf(r)) {
+      const o = this.owner.get(c);
+      if (o !== undefined && o !== parent) return false;
+    }
+    return true;
+  }
+
+  // A connector line never crosses a tile.
+  connectorOk(conn, rect) {
+    // ... neither the candidate's own connector, nor one already drawn across its spot.
+    for (const r of this.rects) {
+      if (r.connector && connectorCrossesRect(r.connector, rect)) return false;
+      if (conn && connectorCrossesRect(conn, r)) return false;
+    }
+    return !(conn && connectorCrossesRect(conn, rect));
   }
 
   clearOfReserve(r, ownKey) {
@@ -207,10 +252,14 @@ export class Layout {
       return this.spiral(isDouble, [0, 0], null);
     }
     const port = this.ports.get(placeKey);
+    const parent = parsePlace(placeKey).tile;
     let firstHard = null, firstBoard = null, best = null;
     this.candidates(port, isDouble).forEach((c, rank) => {
       const rect = footprint(c.p, c.d, isDouble);
       if (!this.free(rect)) return;
+      // Hard rules besides "no overlap": touching means joined, connectors cross no tile.
+      if (!this.contactOk(rect, parent)) return;
+      if (!this.connectorOk(connectorFor(c, rect, port), rect)) return;
       const cand = { ...c, rect };
       // A tile that keeps the line's direction must leave room before the edge for
       // the next tile to bend (a bend sticks out 2 units past the line's end).
@@ -226,7 +275,7 @@ export class Layout {
     if (best) return this.finish(best.cand, port);
     if (firstBoard) return this.finish(firstBoard, port);
     if (firstHard) return this.finish(firstHard, port);
-    return this.spiral(isDouble, port.p, port);
+    return this.spiral(isDouble, port.p, port, parent);
   }
 
   // How hard it will be to continue the line from the tile's far end (0 = straight on
@@ -235,21 +284,31 @@ export class Layout {
     const along = isDouble ? TILE_WID : TILE_LEN;
     const p = add(c.p, mul(c.d, along)), d = c.d;
     const own = new Set(cellsOf(rect));
-    const ok = (r) => this.inBoard(r) && cellsOf(r).every((x) => !this.occ.has(x) && !own.has(x));
-    if (ok(grow(footprint(p, d, false), d, 2))) return 0;
-    for (const t of [left(d), right(d)]) if (ok(footprint(add(add(p, d), neg(t)), t, false))) return 1.5;
-    return 4;
+    const free = (r) => cellsOf(r).every((x) => !this.occ.has(x) && !own.has(x));
+    const ok = (r) => this.inBoard(r) && free(r);
+    let pen = 4;
+    if (ok(grow(footprint(p, d, false), d, 2))) pen = 0;
+    else for (const t of [left(d), right(d)]) if (ok(footprint(add(add(p, d), neg(t)), t, false))) { pen = 1.5; break; }
+    // A double's branches open later (R11): a branch facing a tile across a gap too
+    // narrow for a tile would become a pocket that no connector can leave.
+    if (isDouble) {
+      const l = left(d);
+      for (const bp of [{ p: add(add(c.p, d), mul(l, 2)), d: l }, { p: add(add(c.p, d), mul(l, -2)), d: neg(l) }]) {
+        if (!free(footprint(bp.p, bp.d, false))) pen += 6;
+      }
+    }
+    return pen;
   }
 
+
   finish(cand, port) {
-    const connector = cand.touch || onBoundary(cand.rect, port.p) ? null : [port.p[0], port.p[1], cand.p[0], cand.p[1]];
-    return { ...cand, connector };
+    return { ...cand, connector: connectorFor(cand, cand.rect, port) };
   }
 
   // Last resort: nearest free spot (prefer inside the board), joined by a connector.
-  spiral(isDouble, origin, port) {
+  spiral(isDouble, origin, port, parent = null) {
     const dirs = port ? [port.d, left(port.d), right(port.d), neg(port.d)] : [E, S, W, N];
-    let outside = null;
+    let outside = null, crossing = null;
     for (let rad = 1; rad < 400; rad++) {
       for (let dx = -rad; dx <= rad; dx++) {
         for (let dy = -rad; dy <= rad; dy++) {
@@ -261,6 +320,15 @@ export class Layout {
             const halo = { x: rect.x - 1, y: rect.y - 1, w: rect.w + 2, h: rect.h + 2 };
             if (!this.free(halo)) continue;
             const cand = { p, d, rect, kind: "far", connector: port ? [port.p[0], port.p[1], p[0], p[1]] : null };
+            if (!this.connectorOk(cand.connector, rect)) {
+              // A straight line would cross a tile: try one bend (an L), first along
+              // the port's own direction.
+              const [qx, qy] = port.p;
+              const bends = port.d[0] === 0 ? [[qx, p[1]], [p[0], qy]] : [[p[0], qy], [qx, p[1]]];
+              const ok = bends.map(([bx, by]) => [qx, qy, bx, by, p[0], p[1]]).find((c) => this.connectorOk(c, rect));
+              if (!ok) { if (!crossing) crossing = cand; continue; }
+              cand.connector = ok;
+            }
             if (this.inBoard(rect)) return cand;
             if (!outside) outside = cand;
           }
@@ -268,7 +336,7 @@ export class Layout {
       }
       if (outside && rad > Math.max(this.board.w, this.board.h)) return outside;
     }
-    return outside;
+    return outside || crossing;
   }
 
   // Lay a tile for real.
@@ -285,7 +353,7 @@ export class Layout {
       double: t.double, first, second, dir: dirName(plan.d),
       kind: plan.kind, connector: plan.connector,
     };
-    for (const c of cellsOf(plan.rect)) this.occ.add(c);
+    for (const c of cellsOf(plan.rect)) { this.occ.add(c); this.owner.set(c, tile); }
     const parentPref = at != null && this.ports.has(at) ? this.ports.get(at).pref : null;
     if (at != null && this.ports.has(at)) {
       this.unreserve(at, this.ports.get(at));
@@ -327,7 +395,7 @@ export class Layout {
     const grow = (x, y) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); };
     for (const r of [...this.rects, ...extra]) {
       grow(r.x, r.y); grow(r.x + r.w, r.y + r.h);
-      if (r.connector) { grow(r.connector[0], r.connector[1]); grow(r.connector[2], r.connector[3]); }
+      if (r.connector) for (let i = 0; i + 1 < r.connector.length; i += 2) grow(r.connector[i], r.connector[i + 1]);
     }
     if (x0 === Infinity) return { x: -4, y: -2, w: 8, h: 4 };
     return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
@@ -367,9 +435,4 @@ export function viewBoxFor(lay, extra = [], margin = 3, min = { w: 36, h: 20 }) 
   if (w < min.w) { x -= (min.w - w) / 2; w = min.w; }
   if (h < min.h) { y -= (min.h - h) / 2; h = min.h; }
   return [x, y, w, h];
-}
-
-/** Overlap check used by the tests: true when two rects share area. */
-export function overlaps(a, b) {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }

@@ -3,6 +3,21 @@
 
 import { viewBoxFor } from "./layout.js";
 
+/** Displayed points (R3, R15): the raw end sum a placement earns, divided by 5. */
+export function displayedPoints(raw) {
+  return raw > 0 && raw % 5 === 0 ? raw / 5 : 0;
+}
+
+// Centre of the far half of a ghost (SVG units): inside the ghost, away from the end
+// it joins. A double's "far half" is its middle.
+function pillSpot(r) {
+  const cx = (r.x + r.w / 2) * U, cy = (r.y + r.h / 2) * U;
+  if (r.double || r.dir === undefined) return [cx, cy];
+  const q = 1; // a quarter of a tile's length (4 units)
+  const off = { E: [q, 0], W: [-q, 0], S: [0, q], N: [0, -q] }[r.dir] || [0, 0];
+  return [cx + off[0] * U, cy + off[1] * U];
+}
+
 export const SVGNS = "http://www.w3.org/2000/svg";
 export const U = 10; // SVG user units per grid unit (a tile is 40 x 20)
 
@@ -83,6 +98,41 @@ export function tileSvg(tile, { vertical = true, size = 28, faceDown = false } =
   return svg;
 }
 
+// The largest a tile is drawn, in CSS pixels per grid unit (a tile is 4 x 2 units):
+// a young layout fills the felt up to this readable maximum, and no further.
+export const MAX_PX_PER_UNIT = 26;
+
+/**
+ * The smallest drawing (grid units) for a board element of `px` CSS pixels: a layout
+ * smaller than this is drawn at the readable maximum, centred.
+ */
+export function minViewFor(px, floor = { w: 12, h: 10 }) {
+  if (!px || !px.w || !px.h) return { w: 36, h: 20 };
+  return { w: Math.max(floor.w, px.w / MAX_PX_PER_UNIT), h: Math.max(floor.h, px.h / MAX_PX_PER_UNIT) };
+}
+
+/**
+ * Set the board's viewBox: every tile and target, scaled to the space available
+ * (`opts.px`, the element's size in CSS pixels) within the readable maximum and
+ * centred; then the user's zoom and pan. Returns the unzoomed box in grid units.
+ */
+export function fitView(svg, lay, targets, opts = {}) {
+  const vb = viewBoxFor(lay, (targets || []).map((t) => t.rect), 3, opts.minView || minViewFor(opts.px));
+  const z = opts.zoom || { k: 1, x: 0, y: 0 };
+  const w = vb[2] / z.k, h = vb[3] / z.k;
+  const cx = vb[0] + vb[2] / 2 + z.x, cy = vb[1] + vb[3] / 2 + z.y;
+  svg.setAttribute("viewBox", [(cx - w / 2) * U, (cy - h / 2) * U, w * U, h * U].join(" "));
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  return vb;
+}
+
+// A connector: a dashed polyline through [x0, y0, x1, y1, …] (grid units).
+function connectorLine(conn, cls, parent) {
+  const pts = [];
+  for (let i = 0; i + 1 < conn.length; i += 2) pts.push(conn[i] * U + "," + conn[i + 1] * U);
+  return svgEl("polyline", { points: pts.join(" "), class: cls, fill: "none" }, parent);
+}
+
 /**
  * Draw the board.
  *  svg      the <svg> element (content is replaced)
@@ -91,58 +141,86 @@ export function tileSvg(tile, { vertical = true, size = 28, faceDown = false } =
  *  opts.targets    [{key, rect, points, label}] ghost targets for the selected tile
  *  opts.focusKey   key of the keyboard-focused target
  *  opts.zoom {k, x, y}  user zoom and pan (applied to the viewBox)
- *  opts.minView {w, h}  smallest drawing (grid units), so few tiles are not drawn huge
+ *  opts.px {w, h}       the element's size in CSS pixels (see fitView)
+ *  opts.minView {w, h}  or a fixed smallest drawing (grid units)
  */
 export function renderBoard(svg, lay, opts = {}) {
   const targets = opts.targets || [];
-  const vb = viewBoxFor(lay, targets.map((t) => t.rect), 3, opts.minView || undefined);
-  const z = opts.zoom || { k: 1, x: 0, y: 0 };
-  const w = vb[2] / z.k, h = vb[3] / z.k;
-  const cx = vb[0] + vb[2] / 2 + z.x, cy = vb[1] + vb[3] / 2 + z.y;
-  svg.setAttribute("viewBox", [(cx - w / 2) * U, (cy - h / 2) * U, w * U, h * U].join(" "));
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  const vb = fitView(svg, lay, targets, opts);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
 
   const gConn = svgEl("g", { class: "connectors" }, svg);
   const gTiles = svgEl("g", { class: "tiles" }, svg);
+  const gEnds = svgEl("g", { class: "open-ends" }, svg);
+  const gMarks = svgEl("g", { class: "marks" }, svg);
   const gTargets = svgEl("g", { class: "targets" }, svg);
+  const marks = new Map((opts.marks || []).map((m) => [m.tile, m]));
 
   for (const r of lay.rects) {
-    if (r.connector) {
-      const [x1, y1, x2, y2] = r.connector;
-      svgEl("line", { x1: x1 * U, y1: y1 * U, x2: x2 * U, y2: y2 * U, class: "connector" }, gConn);
-    }
+    if (r.connector) connectorLine(r.connector, "connector", gConn);
     const [one, two] = faceValues(r);
     const g = tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, r.tile === opts.last ? "last" : "");
     g.setAttribute("data-tile", r.tile);
     g.setAttribute("data-board-tile", r.tile);
+    const mk = marks.get(r.tile);
+    if (mk) {
+      // The last move of a player: a mark on the tile, their initial and what it scored.
+      g.classList.add("seat-last");
+      g.setAttribute("data-last-of", mk.seat);
+      const mx = (r.x + r.w) * U - 3, my = r.y * U + 3;
+      svgEl("circle", { cx: mx, cy: my, r: 6.5, class: "last-mark seat-c" + mk.seat }, gMarks);
+      const tx = svgEl("text", { x: mx, y: my, class: "last-mark-text" }, gMarks);
+      tx.textContent = mk.initial;
+      if (mk.points > 0) {
+        const fl = svgEl("text", { x: mx + 9, y: my - 2, class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat, "data-tile": r.tile }, gMarks);
+        fl.textContent = "+" + mk.points;
+      }
+    }
+    if (opts.ownFloat && opts.ownFloat.tile === r.tile) {
+      const fl = svgEl("text", { x: (r.x + r.w) * U + 2, y: r.y * U, class: "float-points fresh", "data-float": "you", "data-tile": r.tile }, gMarks);
+      fl.textContent = "+" + opts.ownFloat.points;
+    }
     const title = svgEl("title", {}, g);
     title.textContent = r.tile;
     gTiles.appendChild(g);
+  }
+
+  // The open ends (R12), spinner branches included, with the number each shows.
+  const targeted = new Set(targets.map((tg) => tg.key));
+  for (const pl of opts.places || []) {
+    const port = lay.ports && lay.ports.get(pl.place);
+    if (!port || targeted.has(pl.place)) continue; // a target (with its points) lies there now
+    const [x, y] = port.p, [dx, dy] = port.d;
+    // Half a unit out: the cell in front of an open end is always free (a tile there
+    // would touch without joining), so the mark never covers a tile.
+    const cx = (x + dx * 0.5) * U, cy = (y + dy * 0.5) * U;
+    const g = svgEl("g", { class: "open-end", "data-open": pl.place, "data-value": pl.value }, gEnds);
+    svgEl("circle", { cx, cy, r: 4.5, class: "open-end-dot" }, g);
+    const tx = svgEl("text", { x: cx, y: cy, class: "open-end-text" }, g);
+    tx.textContent = String(pl.value);
   }
 
   for (const t of targets) {
     const r = t.rect;
     const g = svgEl("g", {
       class: "target" + (t.key === opts.focusKey ? " focused" : ""),
-      "data-place": t.key, "data-move": t.move, "data-points": t.points,
+      "data-place": t.key, "data-move": t.move, "data-points": t.points, "data-score": displayedPoints(t.points),
       role: "button", tabindex: "-1", "aria-label": t.label || t.key,
     }, gTargets);
-    if (r.connector) {
-      const [x1, y1, x2, y2] = r.connector;
-      svgEl("line", { x1: x1 * U, y1: y1 * U, x2: x2 * U, y2: y2 * U, class: "connector ghost" }, g);
-    }
+    if (r.connector) connectorLine(r.connector, "connector ghost", g);
     if (r.first !== undefined) {
       const [one, two] = faceValues(r);
       g.appendChild(tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, "ghost"));
     }
     svgEl("rect", { x: r.x * U + 1, y: r.y * U + 1, width: r.w * U - 2, height: r.h * U - 2, rx: 3, class: "target-rect" }, g);
-    // The points pill sits on the ghost's top edge, so the pips stay visible.
-    const cx = (r.x + r.w / 2) * U, cy = r.y * U + 1;
-    const text = t.points > 0 ? "+" + t.points : "0";
+    // The points pill shows what the SCORE will change by (R3/R15: 5 raw = 1 point),
+    // and sits inside the ghost's far half, so it never covers a placed tile.
+    const [px, py] = pillSpot(r);
+    const shown = displayedPoints(t.points);
+    const text = shown > 0 ? "+" + shown : "0";
     const pw = text.length * 5.4 + 7;
-    svgEl("rect", { x: cx - pw / 2, y: cy - 5.5, width: pw, height: 11, rx: 5.5, class: "target-pill" + (t.points > 0 ? " scoring" : "") }, g);
-    const label = svgEl("text", { x: cx, y: cy, class: "target-label" + (t.points > 0 ? " scoring" : "") }, g);
+    svgEl("rect", { x: px - pw / 2, y: py - 5.5, width: pw, height: 11, rx: 5.5, class: "target-pill" + (shown > 0 ? " scoring" : "") }, g);
+    const label = svgEl("text", { x: px, y: py, class: "target-label" + (shown > 0 ? " scoring" : "") }, g);
     label.textContent = text;
   }
   return vb;

@@ -38,6 +38,7 @@ export const api = {
   leave: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/leave`, undefined, token),
   kick: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/kick`, { seat }, token),
   start: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/start`, undefined, token),
+  history: (code, token) => call("GET", `/api/tables/${encodeURIComponent(code)}/history`, undefined, token),
   rematch: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/rematch`, undefined, token),
 };
 

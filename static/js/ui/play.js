@@ -1,17 +1,23 @@
 // The table in play (and spectating): seats around the felt, the board, your hand,
 // scores with tallies, the log; the round/match result dialog on top when settled.
 import { h } from "../dom.js";
-import { t, sideLabel, layoutDescription } from "../i18n.js";
-import { renderBoard, tileSvg, svgEl } from "../board/render.js";
+import { t, sideLabel, layoutDescription, pointsText, getLang } from "../i18n.js";
+import { renderBoard, fitView, tileSvg, svgEl } from "../board/render.js";
 import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } from "../board/input.js";
 import { tallySvg } from "./tally.js";
-import { renderSettlement } from "./settlement.js";
+import { renderSettlement, countdownEl } from "./settlement.js";
+import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
+import { moveWords } from "./words.js";
+import { slideIn, dropIn, floatUp } from "./motion.js";
 import * as S from "../state.js";
 
+let boardObserver = null; // re-fits the current board when its size changes
+// What was drawn last time (board tiles, hand), so only what is new moves.
+let seen = { key: null, board: new Set(), hand: new Set() };
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
 
 export function renderPlay(root, ctx) {
-  const { st, update, play, selectTile, setZoom, getLayout, currentTargets } = ctx;
+  const { st, update, play, selectTile, deselect, setZoom, getLayout, currentTargets } = ctx;
   const seatName = (seat) => S.seatName(st, seat);
   const isConnected = (seat) => S.isConnected(st, seat);
   const sideNames = (side) => S.sideNames(st, side);
@@ -34,25 +40,36 @@ export function renderPlay(root, ctx) {
     });
     const felt = h("div", { class: "felt" });
     screen.appendChild(felt);
+    felt.appendChild(phoneBar(v));
+    // A click on empty felt (not a drag, not a control) deselects the tile.
+    let down = null;
+    felt.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY }; });
+    felt.addEventListener("click", (e) => {
+      if (!st.selected) return;
+      if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
+      if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 6) return; // a pan, not a click
+      if (e.target.closest && e.target.closest("button, [data-move], a, input, select, .zoom-controls")) return;
+      deselect();
+    });
 
     // seats around the table
     const positions = POSITIONS[n];
     for (let seat = 0; seat < n; seat++) {
       const rel = (seat - base + n) % n;
       const pos = positions[rel];
-      if (pos === "bottom" && you !== null) continue; // your own hand is drawn below
+      if (pos === "bottom") continue; // your own hand (or, watching, seat 0's backs) is drawn below, once
       felt.appendChild(seatArea(seat, pos, v));
     }
 
     // board
     const svg = svgEl("svg", {
-      class: "board", "data-testid": "board", role: "img", "aria-label": t("board_label"),
+      class: "board", "data-testid": "board", role: "group", "aria-label": t("board_label"),
       "aria-describedby": "layout-description", tabindex: "0", "data-focus": "board",
     });
-    const portrait = window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+    const px = st.boardPx || null;
     renderBoard(svg, lay, {
-      last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom,
-      minView: portrait ? { w: 22, h: 26 } : { w: 36, h: 20 },
+      last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom, px,
+      marks: lastMoves(v, you), places: (v.layout && v.layout.places) || [], ownFloat: ownFloat(v, you),
     });
     svg.addEventListener("click", (e) => {
       const tg = e.target.closest && e.target.closest("[data-move]");
@@ -63,23 +80,28 @@ export function renderPlay(root, ctx) {
     const info = h("div", { class: "board-info" },
       h("span", { class: "stock", "data-testid": "stock-count", "data-stock": v.stock, text: t("stock", { n: v.stock }) }),
       h("span", { class: "board-count" + (sum > 0 && sum % 5 === 0 ? " scoring" : ""), "data-testid": "board-count", "data-sum": sum, text: t("board_count", { n: sum }) }));
-    const zoomCtl = h("div", { class: "zoom-controls" },
+    const zoomCtl = h("div", { class: "zoom-controls", "data-testid": "zoom-controls" },
       h("button", { "aria-label": t("zoom_out"), title: t("zoom_out"), onclick: () => { const k = Math.max(1, st.zoom.k / 1.25); setZoom({ k, x: k === 1 ? 0 : st.zoom.x, y: k === 1 ? 0 : st.zoom.y }); }, text: "−" }),
       h("button", { "aria-label": t("zoom_reset"), title: t("zoom_reset"), onclick: () => setZoom({ k: 1, x: 0, y: 0 }), text: "⤢" }),
       h("button", { "aria-label": t("zoom_in"), title: t("zoom_in"), onclick: () => setZoom({ ...st.zoom, k: Math.min(6, st.zoom.k * 1.25) }), text: "+" }));
     const focused = targets[st.focusIdx];
     const announce = h("p", { class: "sr-only", "aria-live": "polite", "data-testid": "target-announce",
       text: focused ? focused.label : "" });
-    const boardWrap = h("div", { class: "board-wrap" }, svg, info, zoomCtl, announce,
-      you === null ? h("div", { class: "spectating-banner", "data-testid": "spectating-banner" },
-        h("span", { class: "badge spectating", text: t("spectating") }), h("div", { class: "meta", text: t("spectating_note") })) : null);
+    // The bar above the board holds the counts, the spectator's mark and the zoom
+    // buttons, so nothing is drawn over the tiles.
+    const bar = h("div", { class: "board-bar" }, info,
+      you === null ? h("div", { class: "spectating-banner", "data-testid": "spectating-banner", title: t("spectating_note") },
+        h("span", { class: "badge spectating", text: t("spectating") }), h("span", { class: "meta", text: t("spectating_note") })) : null,
+      zoomCtl);
+    const boardArea = h("div", { class: "board-area", "data-testid": "board-area" }, svg);
+    const boardWrap = h("div", { class: "board-wrap" }, bar, boardArea, announce);
     felt.appendChild(boardWrap);
 
     // bottom: your hand (or seat 0's backs for a spectator)
     const bottom = h("div", { class: "seat-area seat-bottom" + (v.turn === base && v.phase === "playing" ? " turn" : ""), "data-testid": "seat-area-" + base });
     if (you !== null) {
       const mySide = v.sides.findIndex((x) => x.includes(you));
-      bottom.appendChild(h("div", { class: "name" }, presenceDot(you), h("span", { text: seatName(you) + " (" + t("you") + ")" }),
+      bottom.appendChild(h("div", { class: "name" }, presenceDot(you), h("span", { class: "name-text", title: seatName(you), text: seatName(you) + " (" + t("you") + ")" }),
         n === 4 ? h("span", { class: "side-mark side-" + mySide, title: t("team", { n: mySide + 1 }) }) : null));
       bottom.appendChild(renderHand(v, legal, myTurn));
       const actions = h("div", { class: "actions" });
@@ -88,6 +110,7 @@ export function renderPlay(root, ctx) {
       bottom.appendChild(actions);
     } else {
       const inner = seatArea(base, "bottom", v);
+      bottom.dataset.handSize = inner.dataset.handSize;
       while (inner.firstChild) bottom.appendChild(inner.firstChild);
     }
     felt.appendChild(bottom);
@@ -96,30 +119,60 @@ export function renderPlay(root, ctx) {
     let status;
     if (v.phase !== "playing") status = "";
     else if (myTurn) {
-      if (v.must_play) status = t("must_play_note", { tile: v.must_play });
-      else if (st.selected) status = t("choose_place", { tile: st.selected });
+      const nSel = st.selected ? movesForTile(legal, st.selected).length : 0;
+      if (st.selected && nSel === 1) status = t("confirm_single", { tile: st.selected });
+      else if (st.selected) status = t("choose_place", { tile: st.selected, n: nSel });
+      else if (v.must_play) status = t("must_play_note", { tile: v.must_play });
       else if (legal.some((m) => m.kind === "draw")) status = t("no_moves_draw");
       else if (legal.some((m) => m.kind === "pass")) status = t("no_moves_pass");
       else status = t("your_turn") + " — " + t("select_tile");
+      if (st.busy) status = t("sending");
     } else status = v.turn !== null ? t("turn_of", { name: seatName(v.turn) }) : "";
-    felt.appendChild(h("div", { class: "status-line", style: { gridArea: "status" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "aria-live": "polite", text: status }));
+    felt.appendChild(h("div", { class: "status-line", style: { gridArea: "status" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "data-selected": st.selected || "", "aria-live": "polite", text: status }));
 
     // The tab title tells a player in another tab that it is their turn.
+    if (st.review) {
+      const rv = renderRoundReview(st, st.review, ctx.closeReview, tileSvg);
+      root.appendChild(rv);
+      const btn = rv.querySelector("[data-testid=close-review]");
+      if (st.dialogFocused !== "review:" + st.review) { st.dialogFocused = "review:" + st.review; queueMicrotask(() => btn.focus()); }
+    }
     document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
 
     // side panel
     screen.appendChild(renderPanel(v));
+    const hint = hintStrip();
+    if (hint) root.appendChild(hint);
     root.appendChild(screen);
+    animateNew(v, svg, you, base, n);
+    // Fit the drawing to the board's real size (known only once it is on the page),
+    // and again whenever that size changes.
+    const refit = () => {
+      const area = boardArea.getBoundingClientRect();
+      const pxNow = { w: Math.round(area.width), h: Math.round(area.height) };
+      const cur = st.boardPx;
+      if (pxNow.w > 0 && (!cur || Math.abs(cur.w - pxNow.w) > 1 || Math.abs(cur.h - pxNow.h) > 1)) {
+        st.boardPx = pxNow;
+        fitView(svg, lay, targets, { zoom: st.zoom, px: pxNow });
+      }
+    };
+    if (px !== st.boardPx) fitView(svg, lay, targets, { zoom: st.zoom, px: st.boardPx });
+    refit();
+    if (boardObserver) boardObserver.disconnect();
+    if (window.ResizeObserver) { boardObserver = new ResizeObserver(refit); boardObserver.observe(boardArea); }
     const dialogKey = v.round + ":" + v.phase;
     if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
       // The results are tucked away so the final board can be studied.
+      // It stays until the next round is actually dealt (the server's countdown goes on).
+      const cd = v.phase === "round_over" ? countdownEl(st) : null;
       root.appendChild(h("div", { class: "dialog-tab" }, h("button", {
         class: "primary", "data-testid": "show-results", onclick: () => update({ hiddenDialog: null }),
-        text: v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round }),
-      })));
+        text: (v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round })) + " — " + t("show_results"),
+      }), cd));
     } else if (v.phase === "round_over" || v.phase === "match_over") {
       const overlay = renderSettlement(ctx, v);
       root.appendChild(overlay);
+      if (st.review) overlay.hidden = true; // a past round is being looked at on top
       // Keyboard users land on the dialog's main button (once per settlement).
       const key = v.round + ":" + v.phase;
       if (st.dialogFocused !== key) {
@@ -128,6 +181,83 @@ export function renderPlay(root, ctx) {
         if (btn) queueMicrotask(() => btn.focus());
       }
     }
+  }
+
+  // Motion for what is new since the last drawing of this round: tiles slide in
+  // from their player's side, a drawn tile drops into the hand, points float up.
+  function animateNew(v, svg, you, base, n) {
+    const key = st.code + ":" + (st.table && st.table.match) + ":" + v.round + ":" + (you ?? "x");
+    const board = new Set(((v.layout && v.layout.tiles) || []).map((x) => x.tile));
+    const handNow = new Set(v.hand || []);
+    if (seen.key === key) {
+      const bySeat = new Map((v.log || []).filter((e) => e.tile).map((e) => [e.tile, e.seat]));
+      for (const tile of board) {
+        if (seen.board.has(tile)) continue;
+        const g = svg.querySelector(`[data-board-tile="${CSS.escape(tile)}"]`);
+        const seat = bySeat.get(tile);
+        slideIn(g, seat === undefined ? "bottom" : POSITIONS[n][(seat - base + n) % n]);
+      }
+      for (const tile of handNow) {
+        if (!seen.hand.has(tile)) dropIn(root.querySelector(`.hand-tile[data-tile="${CSS.escape(tile)}"]`));
+      }
+      for (const fl of svg.querySelectorAll(".float-points.fresh")) if (!seen.board.has(fl.dataset.tile)) floatUp(fl);
+    }
+    seen = { key, board, hand: handNow };
+  }
+
+  // The last placement of every other seat this round (all seats for a spectator):
+  // marked on its tile with the player's initial and the points it scored.
+  function lastMoves(v, you) {
+    const out = new Map();
+    const log = (v.log || []).filter((e) => e.type === "move");
+    const newest = log.length ? log[log.length - 1] : null;
+    for (const e of log) {
+      if ((e.kind === "place" || e.kind === "open") && e.seat !== you) {
+        out.set(e.seat, { tile: e.tile, seat: e.seat, points: e.points > 0 ? e.points / 5 : 0, fresh: e === newest,
+          initial: [...seatName(e.seat)][0] || String(e.seat + 1) });
+      }
+    }
+    return [...out.values()];
+  }
+
+  // On a phone: the scores and the last move at the top of the felt (always in view),
+  // and the log and score sheet one tap away.
+  function phoneBar(v) {
+    const log = (v.log || []).filter((e) => e.type === "move");
+    const last = log[log.length - 1];
+    let lastText = last ? moveWords(last, getLayout(), seatName) : t("log_empty");
+    if (last && last.points > 0) lastText += " · " + pointsText(last.points);
+    return h("div", { class: "phone-bar", "data-testid": "phone-bar" },
+      h("div", { class: "phone-scores", "data-testid": "phone-scores" },
+        ...v.sides.map((_, side) => h("span", { class: "phone-score", "data-side": side },
+          v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null,
+          h("span", { class: "name-text", text: sideNames(side) }), " ", h("strong", { text: String(v.scores[side]) })))),
+      h("div", { class: "phone-last", "data-testid": "phone-last", text: lastText }),
+      h("button", { class: "small", "data-testid": "show-log", onclick: () => {
+        const el = document.querySelector("[data-testid=log-card]");
+        if (el) { el.scrollIntoView({ block: "start" }); el.focus(); }
+      }, text: t("show_log") }));
+  }
+
+  // The first-visit hint: spinners and the board count, until dismissed.
+  function hintStrip() {
+    let seen = false;
+    try { seen = localStorage.getItem("fiveup.hint") === "seen"; } catch { /* private mode */ }
+    if (seen) return null;
+    return h("div", { class: "hint-strip", role: "note", "data-testid": "hint-strip" },
+      h("p", {}, t("hint_text"), " ", h("a", { href: "/static/rules.html?lang=" + getLang(), target: "_blank", rel: "noopener", text: t("hint_rules") })),
+      h("button", { class: "small", "data-testid": "hint-dismiss", onclick: () => {
+        try { localStorage.setItem("fiveup.hint", "seen"); } catch { /* private mode */ }
+        update({}, true);
+      }, text: t("hint_ok") }));
+  }
+
+  // Your own newest placement, when it scored: its points float up by the tile.
+  function ownFloat(v, you) {
+    const log = (v.log || []).filter((e) => e.type === "move");
+    const e = log[log.length - 1];
+    return e && you !== null && e.seat === you && e.points > 0 && (e.kind === "place" || e.kind === "open")
+      ? { tile: e.tile, points: e.points / 5 } : null;
   }
 
   function presenceDot(seat) {
@@ -145,7 +275,7 @@ export function renderPlay(root, ctx) {
       class: `seat-area seat-${pos}` + (v.turn === seat && v.phase === "playing" ? " turn" : ""),
       "data-testid": "seat-area-" + seat, "data-hand-size": n,
     },
-      h("div", { class: "name" }, presenceDot(seat), h("span", { text: seatName(seat) }),
+      h("div", { class: "name" }, presenceDot(seat), h("span", { class: "name-text", title: seatName(seat), text: seatName(seat) }),
         v.players === 4 ? h("span", { class: "side-mark side-" + side, title: t("team", { n: side + 1 }) }) : null),
       h("div", { class: "meta", text: t("tiles_n", { n }) + (v.players === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       backs);
@@ -185,16 +315,19 @@ export function renderPlay(root, ctx) {
     v.sides.forEach((seats, side) => {
       const score = v.scores[side];
       scores.appendChild(h("tr", { "data-testid": "score-side-" + side, "data-score": score },
-        h("td", {}, v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ", h("span", { text: sideNames(side) })),
+        h("td", { class: "who" }, v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ", h("span", { class: "name-text", title: sideNames(side), text: sideNames(side) })),
         h("td", {}, tallySvg(score)),
         h("td", { class: "num", text: String(score) })));
     });
     panel.appendChild(h("section", { class: "card" }, h("h2", { text: t("scores") + " (" + v.target + ")" }), scores));
+    panel.appendChild(h("section", { class: "card sheet-card" }, h("h2", { text: t("score_sheet") }),
+      renderScoreSheet(st, v.sides, ctx.review)));
 
-    const log = h("ul", { class: "log", "data-testid": "log" });
+    // Scrollable regions are focusable, so keyboard users can scroll them.
+    const log = h("ul", { class: "log", "data-testid": "log", tabindex: "0", "aria-label": t("log") });
     const entries = (v.log || []).filter((e) => e.type === "move");
     entries.forEach((ev, i) => log.prepend(logItem(ev, i + 1)));
-    panel.appendChild(h("section", { class: "card" }, h("h2", { text: t("log") }),
+    panel.appendChild(h("section", { class: "card", "data-testid": "log-card", tabindex: "-1" }, h("h2", { text: t("log") }),
       entries.length ? log : h("p", { text: t("log_empty") })));
     panel.appendChild(h("section", { class: "card" },
       h("details", {}, h("summary", { text: t("description") }),
@@ -204,17 +337,12 @@ export function renderPlay(root, ctx) {
   }
 
   function logItem(ev, num) {
-    const name = seatName(ev.seat);
-    let text;
-    if (ev.kind === "open") text = t("log_open", { name, tile: ev.tile });
-    else if (ev.kind === "place") text = t("log_place", { name, tile: ev.tile, place: placeText(ev.place, sideLabel) });
-    else if (ev.kind === "draw") text = ev.drawn ? t("log_draw_you", { name, tile: ev.drawn }) : t("log_draw", { name });
-    else if (ev.kind === "pass") text = t("log_pass", { name }) + (ev.auto ? " " + t("log_auto") : "");
-    else text = ev.move || "";
-    const li = h("li", { "data-kind": ev.kind }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
+    let text = moveWords(ev, getLayout(), seatName);
+    if (ev.kind === "pass" && (ev.auto || S.isAutoPass(st, ev))) text += " " + t("log_auto");
+    const li = h("li", { "data-kind": ev.kind, "data-notation": ev.move || "", "data-seat": ev.seat }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;
-      li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + (raw > 0 ? t("pts", { raw, disp: raw / 5 }) : "0") }));
+      li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + pointsText(raw) }));
     }
     return li;
   }

@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { api } from "../net/api.js";
 import { tileSvg } from "../board/render.js";
 import { tallySvg } from "./tally.js";
+import { renderScoreSheet, settlementTable } from "./scoresheet.js";
 import * as S from "../state.js";
 import { roundMark } from "./fairmark.js";
 
@@ -26,6 +27,15 @@ function tick() {
   }
 }
 
+/** "Next round in N s", counting down in place to the server's deadline (or null). */
+export function countdownEl(st) {
+  const deadline = Date.parse((st.table && st.table.next_round_at) ?? "");
+  if (!Number.isFinite(deadline)) return null;
+  const local = deadline - (st.clockOffset || 0);
+  if (!ticker) ticker = setInterval(tick, 250);
+  return h("p", { class: "countdown", "data-testid": "next-round-countdown", "data-deadline": String(local), text: countdownText(local) });
+}
+
 export function renderSettlement(ctx, v) {
   const { st, update, go, code, httpAction, nextRound } = ctx;
   const seatName = (seat) => S.seatName(st, seat);
@@ -34,35 +44,20 @@ export function renderSettlement(ctx, v) {
 
   const s = v.settlement;
   const over = v.phase === "match_over";
-  const card = h("div", { class: "card", "data-testid": over ? "match-end" : "round-end", role: "dialog", "aria-modal": "true" });
+  const card = h("div", { class: "card", "data-testid": over ? "match-end" : "round-end", role: "dialog", "aria-modal": "true", "aria-labelledby": "result-title" });
   card.appendChild(h("button", {
     class: "small dialog-hide", "data-testid": "hide-results", "aria-label": t("show_board"), title: t("show_board"),
     onclick: () => update({ hiddenDialog: v.round + ":" + v.phase }), text: t("show_board"),
   }));
   if (over) {
-    card.appendChild(h("h2", { text: t("match_over") }));
+    card.appendChild(h("h2", { id: "result-title", text: t("match_over") }));
     if (v.winner !== null && v.winner !== undefined) card.appendChild(h("p", { "data-testid": "winner", "data-side": v.winner }, h("strong", { text: t("winner_is", { name: sideNames(v.winner) }) })));
   } else {
-    card.appendChild(h("h2", { text: t("round_over", { n: v.round }) }));
+    card.appendChild(h("h2", { id: "result-title", text: t("round_over", { n: v.round }) }));
   }
   if (s) {
-    card.appendChild(h("p", { text: s.result === "blocked" ? t("result_blocked") : t("result_domino", { name: seatName(s.finisher) }) }));
-    const tbl = h("table", { class: "settlement-table" },
-      h("thead", {}, h("tr", {}, ...["col_player", "col_hand", "col_pips", "col_rounded", "col_deduction"].map((k) => h("th", { text: t(k) })))));
-    const body = h("tbody");
-    (s.hands || []).forEach((handTiles, seat) => {
-      const pips = s.pips[seat], ded = s.deductions[seat];
-      const handEl = h("div", { class: "settle-hand", "data-testid": "settle-hand-" + seat });
-      for (const tile of handTiles) {
-        const wrap = h("span", { "data-tile": tile, title: tile });
-        wrap.appendChild(tileSvg(tile, { size: 20 }));
-        handEl.appendChild(wrap);
-      }
-      body.appendChild(h("tr", {}, h("td", { text: seatName(seat) }), h("td", {}, handEl),
-        h("td", { text: String(pips) }), h("td", { text: String(ded * 5) }), h("td", { text: ded ? "−" + ded : "0" })));
-    });
-    tbl.appendChild(body);
-    card.appendChild(tbl);
+    card.appendChild(h("p", { "data-testid": "round-result", text: s.result === "blocked" ? t("result_blocked") : t("result_domino", { name: seatName(s.finisher) }) }));
+    card.appendChild(settlementTable(st, s, tileSvg));
     const match = (st.table || {}).match;
     card.appendChild(roundMark(code, match, s.round ?? v.round));
     card.appendChild(h("p", {}, h("a", { href: `/t/${code}/replay?match=${match}`, "data-testid": "replay-link", target: "_blank", text: t("replay") })));
@@ -86,9 +81,7 @@ export function renderSettlement(ctx, v) {
     const names = ready.join(", ") || "—";
     if (Number.isFinite(deadline)) {
       card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_list", { names }) }));
-      const local = deadline - (st.clockOffset || 0);
-      card.appendChild(h("p", { "data-testid": "next-round-countdown", "data-deadline": String(local), text: countdownText(local) }));
-      if (!ticker) ticker = setInterval(tick, 250);
+      card.appendChild(countdownEl(st));
     } else {
       // no countdown known (none running, or an older server): the general words
       card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_waiting", { names }) }));
@@ -102,6 +95,9 @@ export function renderSettlement(ctx, v) {
       })));
     }
     card.appendChild(h("p", { text: t("rematch_votes", { names: votes.join(", ") || "—" }) }));
+    // The whole match, round by round, on the match-end screen too.
+    card.appendChild(h("h3", { text: t("score_sheet") }));
+    card.appendChild(renderScoreSheet(st, v.sides, null));
     card.appendChild(h("button", { onclick: () => go("/"), text: t("back_home") }));
   }
   return h("div", { class: "overlay" }, card);

@@ -3,13 +3,15 @@
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
 import { h, clear } from "../dom.js";
-import { t, sideLabel } from "../i18n.js";
+import { t, sideLabel, pointsText } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
-import { computeLayout } from "../board/layout.js";
+import { computeLayout, boardFor } from "../board/layout.js";
 import { targetsFor, movesForTile, placeText } from "../board/input.js";
 import { renderWaiting } from "./waiting.js";
+import { nameOk } from "./names.js";
+import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import * as S from "../state.js";
 
@@ -21,12 +23,27 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let scheduled = false;
   let disposed = false;
 
+  // The match history (score sheet, past rounds) is fetched when the match or the
+  // round changes; the current round itself comes from the view.
+  let historyKey = null;
+  function refreshHistory() {
+    const v = st.view, tb = st.table;
+    if (!v || !tb) return;
+    const key = tb.match + ":" + v.round + ":" + (st.you ?? "x");
+    if (key === historyKey) return;
+    historyKey = key;
+    api.history(code, st.token).then((hist) => {
+      if (!disposed && historyKey === key) update({ history: hist });
+    }).catch(() => { if (historyKey === key) historyKey = null; });
+  }
+
   function update(patch = {}, force = false) {
     // Skip renders that would change nothing (e.g. a repeated presence frame), so
     // the DOM under the user's pointer is not replaced needlessly.
     const changed = force || Object.keys(patch).length === 0 ||
       Object.entries(patch).some(([k, v]) => JSON.stringify(st[k]) !== JSON.stringify(v));
     Object.assign(st, patch);
+    if ("view" in patch || "table" in patch) refreshHistory();
     if (!changed || scheduled || disposed) return;
     scheduled = true;
     queueMicrotask(() => { scheduled = false; if (!disposed) render(); });
@@ -39,6 +56,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onSnapshot: (m) => update(S.snapshotPatch(st, m)),
       onEvent: (m) => {
         const patch = S.eventPatch(st, m);
+        // Sounds for live frames only (a replayed resync is old news).
+        if (!m.replay && m.view) for (const name of soundsFor(st.view, m.view, st.you)) playSound(name);
         // Removed from our seat before the start (kicked): carry on as a spectator.
         const ev = m.event || {};
         if ((ev.type === "kicked" || ev.type === "left") && st.you !== null && ev.seat === st.you && st.token) {
@@ -83,13 +102,23 @@ export function openTable(root, app, code, { watch = false } = {}) {
     update({ busy: true, selected: null, error: null });
   }
 
+  // Two-step play: the first click (or Enter) on a tile only selects it and shows its
+  // places with their points; a second click on a place plays (so does a second click
+  // on the tile itself when it fits in one place only). Another tile switches the
+  // selection, never plays; Esc or a click on empty felt deselects.
   function selectTile(tile) {
     const legal = (st.view && st.view.legal) || [];
     const moves = movesForTile(legal, tile);
     if (!moves.length) return;
-    if (moves.length === 1 && st.selected !== tile) { play(moves[0].move); return; }
-    update({ selected: st.selected === tile ? null : tile, focusIdx: 0 });
+    if (st.selected === tile) {
+      if (moves.length === 1) play(moves[0].move);
+      else update({ selected: null });
+      return;
+    }
+    update({ selected: tile, focusIdx: 0 });
   }
+
+  function deselect() { if (st.selected) update({ selected: null }); }
 
   async function httpAction(fn) {
     try {
@@ -117,7 +146,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       return;
     }
     const name = (nameInput ? nameInput.value : loadName()).trim();
-    if (!name) { update({ error: t("err_invalid_name") }); return; }
+    if (!nameOk(name)) { update({ error: t("err_invalid_name") }); return; }
     const res = await httpAction(() => api.join(code, name, seat));
     if (res && res.token) {
       saveName(name);
@@ -176,9 +205,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   function setZoom(z) { update({ zoom: z }); }
 
-  function boardDims() {
-    return window.innerWidth < 700 && window.innerHeight > window.innerWidth ? { w: 28, h: 44 } : { w: 56, h: 36 };
-  }
+  function boardDims() { return boardFor(window.innerWidth, window.innerHeight); }
 
   function getLayout() {
     const tiles = (st.view && st.view.layout && st.view.layout.tiles) || [];
@@ -191,7 +218,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   function currentTargets() {
     if (!st.selected || !st.view) return [];
     return targetsFor(getLayout(), st.view.legal, st.selected, (m) =>
-      t("place_label", { tile: m.tile, place: m.place ? placeText(m.place, sideLabel) : "—", points: m.points || 0 }));
+      t("place_label", { tile: m.tile, place: m.place ? placeText(m.place, sideLabel) : "—", points: pointsText(m.points || 0) }));
   }
 
   const onResize = () => { layoutCache.key = null; update({}); };
@@ -215,7 +242,13 @@ export function openTable(root, app, code, { watch = false } = {}) {
       h("span", { "data-testid": "table-code", text: st.table.code }),
       st.table.match ? h("span", { text: " · " + t("match_n", { n: st.table.match }) }) : null,
       st.view ? h("span", { text: " · " + t("round_n", { n: st.view.round }) }) : null,
-      spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null);
+      spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null,
+      h("span", { class: "head-tools" },
+        h("button", {
+          class: "small", "data-testid": "mute-toggle", "aria-pressed": isMuted() ? "true" : "false", "aria-label": t("mute"),
+          onclick: () => { setMuted(!isMuted()); update({}, true); },
+          text: isMuted() ? t("sound_off") : t("sound_on"),
+        })));
     root.appendChild(head);
     if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
     if (st.table.status === "waiting" || !st.view) renderWaiting(root, ctx);
@@ -229,8 +262,10 @@ export function openTable(root, app, code, { watch = false } = {}) {
   // What the views get: the state, and the actions they may call.
   const ctx = {
     st, update, code, go: (path) => app.go(path),
-    play, selectTile, sitAt, httpAction, leave, setZoom, getLayout, currentTargets,
+    play, selectTile, deselect, sitAt, httpAction, leave, setZoom, getLayout, currentTargets,
     nextRound: () => sock && sock.nextRound(),
+    review: (round) => update({ review: round }),
+    closeReview: () => update({ review: null }),
   };
 
   // Test hook (used by tests/browser): drop the socket as a network failure would.
@@ -239,6 +274,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
   window.__fiveupTest = {
     dropSocket: () => { if (sock && sock.ws) sock.ws.close(); },
     inject: (frame) => sock && sock.handle(frame),
+    view: () => st.view, // what the page was sent (to compare the drawing with)
+    sounds: () => soundLog.slice(),
   };
 
   // ---- start ----

@@ -3,6 +3,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, loadName } from "../net/api.js";
 import * as S from "../state.js";
+import { nameHint } from "./names.js";
 
 export function renderWaiting(root, ctx) {
   const { st, update, go, code, sitAt, httpAction, leave } = ctx;
@@ -12,11 +13,12 @@ export function renderWaiting(root, ctx) {
 
   const tb = st.table;
   const n = tb.players;
+  const filled = tb.seats.every((s) => s.name);
   const mine = st.you;
   // The typed name lives in the state, so a re-render (any server frame) keeps it.
   const nameInput = mine === null
     ? h("input", {
-      "data-testid": "join-name", maxlength: 24, value: st.joinName ?? loadName(), placeholder: t("your_name"),
+      "data-testid": "join-name", value: st.joinName ?? loadName(), placeholder: t("your_name"), id: "join-name", "aria-describedby": "join-name-hint",
       "data-focus": "join-name", oninput: (e) => { st.joinName = e.target.value; },
     })
     : null;
@@ -57,8 +59,7 @@ export function renderWaiting(root, ctx) {
     grid.appendChild(card);
   });
   const inviteUrl = location.origin + "/t/" + tb.code;
-  const inviteInput = h("input", { readonly: true, value: inviteUrl, "data-testid": "invite-link" });
-  const filled = tb.seats.every((s) => s.name);
+  const inviteInput = h("input", { readonly: true, value: inviteUrl, "data-testid": "invite-link", id: "invite-link" });
   const mid = h("div", { class: "seat-mid" },
     h("div", { text: t("waiting_title", { name: tb.name }) }),
     n === 4 ? h("div", { class: "meta", "data-testid": "partners", text: t("partners_note", {
@@ -66,13 +67,19 @@ export function renderWaiting(root, ctx) {
   grid.appendChild(mid);
   const felt = h("div", { class: "felt waiting" }, grid);
   const controls = h("div", { class: "card" },
-    mine === null ? h("div", { class: "form-row" }, h("label", { text: t("join_prompt") }), nameInput) : null,
-    h("div", { class: "invite" }, h("label", { text: t("invite") }), inviteInput,
+    // A visitor: a free seat to take, or (the table is full) the table to watch.
+    mine === null && !filled && tb.status === "waiting"
+      ? h("div", { class: "form-row" }, h("label", { for: "join-name", text: t("join_prompt") }), nameInput, nameHint(nameInput, "join-name-hint")) : null,
+    mine === null && (filled || tb.status !== "waiting")
+      ? h("p", { class: "notice", "data-testid": "table-full", text: t("table_full_watch") }) : null,
+    h("div", { class: "invite" }, h("label", { for: "invite-link", text: t("invite") }), inviteInput,
       h("button", {
         "data-testid": "copy-invite",
         onclick: async () => {
           try { await navigator.clipboard.writeText(inviteUrl); } catch { inviteInput.select(); document.execCommand && document.execCommand("copy"); }
           update({ notice: t("copied") });
+          // "Copied!" goes back to "Copy" after a moment.
+          setTimeout(() => { if (st.notice === t("copied")) update({ notice: null }); }, 2000);
         }, text: st.notice === t("copied") ? t("copied") : t("copy"),
       })),
     mine !== null && tb.host === mine

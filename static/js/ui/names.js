@@ -1,0 +1,27 @@
+// Display names (docs/protocol.md: 1–24 characters after stripping): a hint under the
+// input that warns as soon as a name is too long, instead of cutting it silently.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+export const NAME_MAX = 24;
+
+/** True when a (stripped) display name is acceptable to the server. */
+export function nameOk(name) {
+  const n = [...String(name).trim()].length;
+  return n >= 1 && n <= NAME_MAX;
+}
+
+/** A live hint for a name input: the limit, or how many characters too many. */
+export function nameHint(input, id) {
+  const el = h("small", { id, class: "name-hint", "data-testid": "name-hint", "aria-live": "polite" });
+  const paint = () => {
+    const n = [...input.value.trim()].length;
+    const over = n > NAME_MAX;
+    el.textContent = over ? t("name_too_long", { n, max: NAME_MAX }) : t("name_limit", { max: NAME_MAX });
+    el.classList.toggle("error-text", over);
+    input.setAttribute("aria-invalid", over ? "true" : "false");
+  };
+  input.addEventListener("input", paint);
+  paint();
+  return el;
+}

@@ -1,0 +1,104 @@
+"""Two-step play (issue 11): a first click only selects a tile and shows its places
+with the points the score will change by; a second click plays; another tile switches
+the selection (never plays it); Esc or a click on empty felt deselects."""
+
+from __future__ import annotations
+
+from .flows import hand, my_turn, seq_of, start_two_player_game, sync, wait_seq
+
+
+def _targets(page) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    return page.eval_on_selector_all(
+        "svg.board [data-move]",
+        "els => els.map(e => ({move: e.dataset.move, raw: e.dataset.points,"
+        " score: e.dataset.score, text: e.textContent}))",
+    )
+
+
+def _status(page) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    el = "[data-testid=turn-indicator]"
+    return page.get_attribute(el, "data-selected") or "", page.inner_text(el)
+
+
+def test_two_click_play_switch_and_deselect(new_page) -> None:  # type: ignore[no-untyped-def]
+    ann, bob, _ = start_two_player_game(new_page)
+    sync([ann, bob])
+    actor = ann if my_turn(ann) else bob
+    before = seq_of(actor)
+    a, b = hand(actor)[:2]
+    # The opening (R8): every tile fits in exactly one place; a click still only selects.
+    actor.locator(f"[data-testid=hand-tile][data-tile='{a}']").click()
+    actor.wait_for_selector("svg.board [data-move]")
+    assert seq_of(actor) == before
+    assert [t["move"] for t in _targets(actor)] == [a]
+    sel, text = _status(actor)
+    assert sel == a and a in text
+    # Another tile switches the selection and is not played.
+    actor.locator(f"[data-testid=hand-tile][data-tile='{b}']").click()
+    actor.wait_for_function(
+        f"document.querySelector('[data-testid=turn-indicator]').dataset.selected === '{b}'"
+    )
+    assert [t["move"] for t in _targets(actor)] == [b]
+    assert seq_of(actor) == before and len(hand(actor)) == 5
+    # A click on empty felt deselects (top-left corner of the board, away from the target).
+    box = actor.query_selector("[data-testid=board-area]").bounding_box()
+    actor.mouse.click(box["x"] + 6, box["y"] + 6)
+    actor.wait_for_function("document.querySelector('[data-move]') === null")
+    sel, text = _status(actor)
+    assert sel == "" and b not in text
+    # Esc deselects too.
+    actor.locator(f"[data-testid=hand-tile][data-tile='{a}']").click()
+    actor.wait_for_selector("svg.board [data-move]")
+    actor.keyboard.press("Escape")
+    actor.wait_for_function("document.querySelector('[data-move]') === null")
+    assert seq_of(actor) == before
+    # A second click on the selected tile with one place plays it.
+    actor.locator(f"[data-testid=hand-tile][data-tile='{b}']").click()
+    actor.wait_for_selector("svg.board [data-move]")
+    actor.locator(f"[data-testid=hand-tile][data-tile='{b}']").click()
+    wait_seq(actor, before + 1)
+    assert b not in hand(actor)
+    actor.wait_for_selector(f"svg.board [data-board-tile='{b}']")
+
+
+def test_second_click_on_a_place_plays_and_pill_matches_the_log(new_page) -> None:  # type: ignore[no-untyped-def]
+    ann, bob, _ = start_two_player_game(new_page)
+    pages = [ann, bob]
+    # Play on until someone has a tile with a target; click it, then the target.
+    for _ in range(60):
+        sync(pages)
+        actor = next((p for p in pages if my_turn(p)), None)
+        if actor is None:
+            ann.wait_for_timeout(100)
+            continue
+        before = seq_of(actor)
+        playable = actor.eval_on_selector_all(
+            "[data-testid=hand-tile][data-playable='1']", "els => els.map(e => e.dataset.tile)"
+        )
+        if not playable:
+            actor.click("[data-testid=draw-button], [data-testid=pass-button]")
+            wait_seq(actor, before + 1)
+            continue
+        actor.locator(f"[data-testid=hand-tile][data-tile='{playable[0]}']").click()
+        actor.wait_for_selector("svg.board [data-move]")
+        targets = _targets(actor)
+        assert seq_of(actor) == before
+        # Each pill lies inside its own ghost, so it never covers a placed tile.
+        inside = actor.eval_on_selector_all(
+            "svg.board [data-move]",
+            """els => els.map(g => { const p = g.querySelector('.target-pill').getBoundingClientRect();
+                const r = g.querySelector('.target-rect').getBoundingClientRect();
+                return p.left >= r.left - 1 && p.right <= r.right + 1 && p.top >= r.top - 1 && p.bottom <= r.bottom + 1; })""",
+        )
+        assert all(inside), inside
+        tg = max(targets, key=lambda x: int(x["raw"]))
+        actor.locator(f"svg.board [data-move='{tg['move']}']").click()
+        wait_seq(actor, before + 1)
+        sync(pages)
+        # The log's points for that move say what the pill said: raw → +displayed (R3).
+        top = actor.inner_text("[data-testid=log] li:first-child")
+        if int(tg["raw"]) > 0:
+            assert tg["text"] == "+" + tg["score"]
+            assert f"{tg['raw']} → +{tg['score']}" in top
+            return
+    raise AssertionError("no scoring placement in 60 moves")
