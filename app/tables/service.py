@@ -301,7 +301,7 @@ class TableService:
             except ValueError:
                 raise TableError("invalid_record", f"seat name {name!r}", 422) from None
         title = f"{record.table} match {record.match}"[:TABLE_NAME_MAX]
-        table = seating.new_table(title, record.players, public=False)
+        table = seating.new_table(title, record.players, False, names[0])
         last = record.rounds[-1]
 
         async def decide(tx: TableChange) -> None:
