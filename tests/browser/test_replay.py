@@ -45,6 +45,8 @@ def test_two_finished_rounds_replay_with_scrubber_and_keys_and_verified_deals(  
         play_until_round_end([ann, bob], rng)
         for p in (ann, bob):
             _marks_ok(p, "[data-testid=round-end], [data-testid=match-end]")
+        link = ann.get_attribute("[data-testid=replay-link]", "href")
+        assert link == f"/t/{code}/replay?match=1"
         shot(ann, f"replay-round-end-{rnd}")
         if ann.query_selector("[data-testid=match-end]"):
             break
