@@ -46,10 +46,13 @@ def dumps(obj: Any) -> str:
 
 _TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
-    " rematch_votes, ready, round_over_at, created_at, history"
+    " rematch_votes, ready, round_over_at, created_at, history, commitment, deal_seed"
 )
-#: the same columns without the finished rounds (what delivery and the lobby need)
-_TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb")
+#: the same columns without the finished rounds and without the running round's secret
+#: seed (what delivery and the lobby need; only the write path's ``load`` reads the seed)
+_TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb").replace(
+    ", deal_seed", ", NULL::text"
+)
 _PLAYERS_JSON = (
     "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash)),"
     " '[]'::json) FROM players p WHERE p.table_id = t.id)"
@@ -61,7 +64,8 @@ _TABLE_SET = (
     "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"
     " match_number = %(match_number)s, state = %(state)s::jsonb,"
     " rematch_votes = %(rematch_votes)s::jsonb, ready = %(ready)s::jsonb,"
-    " round_over_at = %(round_over_at)s, updated_at = now()"
+    " round_over_at = %(round_over_at)s, commitment = %(commitment)s,"
+    " deal_seed = %(deal_seed)s, updated_at = now()"
 )
 
 
@@ -100,6 +104,8 @@ def _table_params(t: TableState) -> dict[str, Any]:
         "rematch_votes": dumps(t.rematch_votes),
         "ready": dumps(t.ready),
         "round_over_at": t.round_over_at,
+        "commitment": t.commitment,
+        "deal_seed": t.deal_seed,
     }
 
 
@@ -135,6 +141,8 @@ def table_state(row: Any) -> TableState:
         round_over_at=row[13],
         created_at=row[14],
         history=row[15],
+        commitment=row[16],
+        deal_seed=row[17],
     )
 
 
@@ -227,7 +235,7 @@ class PgStore:
             row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
+        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[18]]
 
     async def table_id(self, code: str) -> int | None:
         async with self._conn() as conn:
@@ -273,8 +281,17 @@ class PgStore:
                     (table_id, since),
                 )
                 events = [_event(r) for r in await cur.fetchall()]
-        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
+        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[18]]
         return Catchup(table, players, events)
+
+    async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
+        async with self._conn() as conn:
+            cur = await conn.execute(
+                f"SELECT {_EVENT_COLS} FROM table_events WHERE table_id = %s"
+                " AND match_number = %s ORDER BY seq",
+                (table_id, match_number),
+            )
+            return [_event(r) for r in await cur.fetchall()]
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
         async with self._conn() as conn:
@@ -293,7 +310,7 @@ class PgStore:
                 (limit,),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(table_state(r), int(r[16])) for r in rows]
+        return [LobbyRow(table_state(r), int(r[18])) for r in rows]
 
     async def round_over_tables(self) -> list[TableState]:
         async with self._conn() as conn:
@@ -346,16 +363,19 @@ class PgStore:
                     await conn.execute(
                         "INSERT INTO game_tables (code, name, players, public, status, host_seat,"
                         " version, seq, match_number, state, rematch_votes, ready, round_over_at,"
-                        " created_at, updated_at) VALUES (%(code)s, %(name)s, %(players)s,"
-                        " %(public)s, %(status)s, %(host_seat)s, 1, %(seq)s, %(match_number)s,"
-                        " %(state)s::jsonb, %(rematch_votes)s::jsonb, %(ready)s::jsonb,"
-                        " %(round_over_at)s, now(), now()) RETURNING id, created_at",
+                        " commitment, deal_seed, history, created_at, updated_at) VALUES"
+                        " (%(code)s, %(name)s, %(players)s, %(public)s, %(status)s,"
+                        " %(host_seat)s, 1, %(seq)s, %(match_number)s, %(state)s::jsonb,"
+                        " %(rematch_votes)s::jsonb, %(ready)s::jsonb, %(round_over_at)s,"
+                        " %(commitment)s, %(deal_seed)s, %(history)s::jsonb, now(), now())"
+                        " RETURNING id, created_at",
                         dict(
                             _table_params(t),
                             code=t.code,
                             name=t.name,
                             players=t.players,
                             public=t.public,
+                            history=None if change.history is None else dumps(change.history),
                         ),
                     )
                 ).fetchone()

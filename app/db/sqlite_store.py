@@ -56,8 +56,14 @@ _TABLE_COLS = (
 
 
 def _cols(*, history: bool) -> list[Any]:
-    """The table's columns in ``_table_state`` order; the finished rounds only if asked."""
-    return [*(T.c[c] for c in _TABLE_COLS), T.c.history if history else null()]
+    """The table's columns in ``_table_state`` order; the finished rounds and the running
+    round's secret seed only if asked (only the write path's ``load`` asks)."""
+    return [
+        *(T.c[c] for c in _TABLE_COLS),
+        T.c.history if history else null(),
+        T.c.commitment,
+        T.c.deal_seed if history else null(),
+    ]
 
 
 _EVENT_COLS = ("seq", "kind", "seat", "player_id", "move_id", "match_number", "payload")
@@ -85,6 +91,8 @@ def _table_state(row: Any) -> TableState:
         round_over_at=_aware(row[13]),
         created_at=_aware(row[14]),
         history=row[15],
+        commitment=row[16],
+        deal_seed=row[17],
     )
 
 
@@ -99,6 +107,8 @@ def _columns(t: TableState, history: list[Any] | None = None) -> dict[str, Any]:
         "rematch_votes": t.rematch_votes,
         "ready": t.ready,
         "round_over_at": t.round_over_at,
+        "commitment": t.commitment,
+        "deal_seed": t.deal_seed,
     }
 
 
@@ -210,6 +220,31 @@ class SqliteStore:
         result: Catchup | None = await self._read(run)
         return result
 
+    async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
+        async def run(conn: AsyncConnection) -> list[EventRecord]:
+            rows = (
+                await conn.execute(
+                    select(*(E.c[c] for c in _EVENT_COLS))
+                    .where(E.c.table_id == table_id, E.c.match_number == match_number)
+                    .order_by(E.c.seq)
+                )
+            ).all()
+            return [
+                EventRecord(
+                    seq=r[0],
+                    kind=r[1],
+                    seat=r[2],
+                    player_id=r[3],
+                    move_id=r[4],
+                    match_number=r[5],
+                    payload=r[6],
+                )
+                for r in rows
+            ]
+
+        result: list[EventRecord] = await self._read(run)
+        return result
+
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
         async def run(conn: AsyncConnection) -> dict[int, int]:
             rows = (await conn.execute(select(T.c.id, T.c.seq).where(T.c.id.in_(table_ids)))).all()
@@ -233,7 +268,7 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [LobbyRow(_table_state(r), int(r[16])) for r in rows]
+            return [LobbyRow(_table_state(r), int(r[18])) for r in rows]
 
         result: list[LobbyRow] = await self._read(run)
         return result
@@ -267,7 +302,7 @@ class SqliteStore:
                             version=1,
                             created_at=now,
                             updated_at=now,
-                            **_columns(t),
+                            **_columns(t, change.history),
                         )
                     )
                     assert res.inserted_primary_key is not None

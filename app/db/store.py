@@ -22,7 +22,15 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from app.db.records import Catchup, Change, LobbyRow, PlayerState, PriorMove, TableState
+from app.db.records import (
+    Catchup,
+    Change,
+    EventRecord,
+    LobbyRow,
+    PlayerState,
+    PriorMove,
+    TableState,
+)
 
 
 class StoreError(Exception):
@@ -72,6 +80,11 @@ class Store(Protocol):
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         """The table now, with its events after ``since`` when there are at most
         ``limit`` of them (else none), read in one consistent snapshot."""
+        ...
+
+    async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
+        """Every stored event of one match at a table, in seq order (unprojected: the
+        records are built from them, app/records/stored.py)."""
         ...
 
     async def lobby(self, limit: int) -> list[LobbyRow]:

@@ -23,7 +23,20 @@ from app.realtime.table_info import utc_iso
 Json = dict[str, Any]
 
 #: fields a table (non-engine) event may carry to clients
-_TABLE_EVENT_FIELDS = ("type", "seat", "name", "from", "to", "match", "round", "starter")
+_TABLE_EVENT_FIELDS = (
+    "type",
+    "seat",
+    "name",
+    "from",
+    "to",
+    "match",
+    "round",
+    "starter",
+    "commitment",  # a deal's public commitment (docs/fairness.md)
+)
+#: the one event that may carry a seed: ``revealed``, emitted once its round is settled
+#: (R22). A deal event keeps its round's seed inside ``deal``, which is never sent.
+_REVEALED_FIELDS = ("seed",)
 #: view fields sent only in snapshots and ``description`` frames
 DESCRIPTION_FIELDS = ("description", "description_uk")
 #: view fields compared one level deeper when patching
@@ -43,7 +56,10 @@ def project_stored_event(payload: Json, recipient: int | None) -> Json:
         if payload.get("auto"):
             out["auto"] = True
         return out
-    return {k: payload[k] for k in _TABLE_EVENT_FIELDS if k in payload}
+    fields: tuple[str, ...] = _TABLE_EVENT_FIELDS
+    if payload.get("type") == "revealed":
+        fields += _REVEALED_FIELDS
+    return {k: payload[k] for k in fields if k in payload}
 
 
 def wire_view(match: Match | None, recipient: int | None) -> Json | None:
