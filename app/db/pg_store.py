@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+import functools
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import orjson
 import psycopg
@@ -37,6 +39,32 @@ from app.db.store import CodeClash, MoveIdClash, Unavailable
 from app.realtime.channel import CHANNEL, encode_note
 
 Conn = psycopg.AsyncConnection[Any]
+
+#: an idle connection older than this is checked before it is used again
+IDLE_CHECK_SECONDS = 5.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def retried_once(
+    method: Callable[Concatenate[PgStore, P], Awaitable[R]],
+) -> Callable[Concatenate[PgStore, P], Awaitable[R]]:
+    """Run a store operation once more when it failed on a dead connection (an outage or
+    a server restart killed the idle ones): every operation is safe to repeat — reads
+    are, and a write that did commit finds the version moved on the second time."""
+
+    @functools.wraps(method)
+    async def run(store: PgStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        before = store._failures
+        try:
+            return await method(store, *args, **kwargs)
+        except Unavailable:
+            if store._failures == before:
+                raise  # not a dead connection: the database itself
+            return await method(store, *args, **kwargs)
+
+    return run
 
 
 def dumps(obj: Any) -> str:
@@ -175,9 +203,11 @@ class PgStore:
         #: False: the NOTIFY is left to ``on_commit`` (FIVEUP_NOTIFY=after_commit)
         self.notify_in_transaction = notify_in_transaction
         self.on_commit = on_commit
-        self._idle: list[Conn] = []
+        #: idle connections, each with the failure count and the time it was put back
+        self._idle: list[tuple[Conn, int, float]] = []
         self._gate = asyncio.Semaphore(size)
         self._closed = False
+        self._failures = 0  # connection-level failures seen (an outage kills them all)
 
     # -- connections -------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -187,7 +217,7 @@ class PgStore:
             try:
                 yield conn
             except (psycopg.errors.UniqueViolation, psycopg.errors.ForeignKeyViolation):
-                self._idle.append(conn)
+                self._put_back(conn)
                 raise
             except psycopg.Error as exc:
                 self._discard_or_keep(conn)
@@ -200,13 +230,28 @@ class PgStore:
                 if self._closed:
                     await conn.close()
                 else:
-                    self._idle.append(conn)
+                    self._put_back(conn)
+
+    def _put_back(self, conn: Conn) -> None:
+        self._idle.append((conn, self._failures, time.monotonic()))
 
     async def _checked_out(self) -> Conn:
+        """An idle connection that still works, else a new one. A connection is checked
+        (``SELECT 1``) before reuse when it sat idle a while or a connection failed since
+        it was put back: after an outage or a server restart every idle connection is
+        dead, and no user's action should be the one to find out."""
         while self._idle:
-            conn = self._idle.pop()
-            if not (conn.closed or conn.broken):
+            conn, failures, since = self._idle.pop()
+            if conn.closed or conn.broken:
+                continue
+            if failures == self._failures and time.monotonic() - since < IDLE_CHECK_SECONDS:
                 return conn
+            try:
+                await conn.execute("SELECT 1")
+                return conn
+            except psycopg.Error:
+                self._failures += 1
+                await _close_quietly(conn)
         try:
             conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
         except psycopg.Error as exc:
@@ -216,20 +261,23 @@ class PgStore:
 
     def _discard_or_keep(self, conn: Conn) -> None:
         if conn.broken or conn.closed or conn.info.transaction_status != 0:  # 0: IDLE
+            self._failures += 1
             asyncio.get_running_loop().create_task(_close_quietly(conn))
         else:
-            self._idle.append(conn)
+            self._put_back(conn)
 
     async def close(self) -> None:
         self._closed = True
         while self._idle:
-            await _close_quietly(self._idle.pop())
+            await _close_quietly(self._idle.pop()[0])
 
+    @retried_once
     async def ping(self) -> None:
         async with self._conn() as conn:
             await conn.execute("SELECT 1")
 
     # -- reads -------------------------------------------------------------------------
+    @retried_once
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
         async with self._conn() as conn:
             row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
@@ -237,6 +285,7 @@ class PgStore:
             return None
         return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[18]]
 
+    @retried_once
     async def table_id(self, code: str) -> int | None:
         async with self._conn() as conn:
             row = await (
@@ -244,6 +293,7 @@ class PgStore:
             ).fetchone()
         return None if row is None else int(row[0])
 
+    @retried_once
     async def prior_move(self, table_id: int, move_id: str) -> PriorMove | None:
         async with self._conn() as conn:
             row = await (
@@ -255,6 +305,7 @@ class PgStore:
             ).fetchone()
         return None if row is None else PriorMove(int(row[0]), row[1], row[2])
 
+    @retried_once
     async def player_by_token(self, table_id: int, token_hash: str) -> PlayerState | None:
         async with self._conn() as conn:
             row = await (
@@ -266,6 +317,7 @@ class PgStore:
             ).fetchone()
         return None if row is None else PlayerState(row[0], row[1], row[2], row[3])
 
+    @retried_once
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         async with self._conn() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -293,6 +345,7 @@ class PgStore:
             )
             return [_event(r) for r in await cur.fetchall()]
 
+    @retried_once
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
         async with self._conn() as conn:
             cur = await conn.execute(
@@ -300,6 +353,7 @@ class PgStore:
             )
             return {int(r[0]): int(r[1]) for r in await cur.fetchall()}
 
+    @retried_once
     async def lobby(self, limit: int) -> list[LobbyRow]:
         async with self._conn() as conn:
             cur = await conn.execute(
@@ -312,6 +366,7 @@ class PgStore:
             rows = await cur.fetchall()
         return [LobbyRow(table_state(r), int(r[18])) for r in rows]
 
+    @retried_once
     async def round_over_tables(self) -> list[TableState]:
         async with self._conn() as conn:
             cur = await conn.execute(
@@ -322,6 +377,7 @@ class PgStore:
         return [table_state(r) for r in rows]
 
     # -- the one write -----------------------------------------------------------------
+    @retried_once
     async def write(self, change: Change) -> bool:
         try:
             if change.seating:
