@@ -1,5 +1,6 @@
-"""The ``fiveup`` console script: ``fiveup migrate``, ``fiveup serve`` and
-``fiveup record check|replay FILE`` (records need no database)."""
+"""The ``fiveup`` console script: ``fiveup migrate``, ``fiveup serve``,
+``fiveup record check|replay FILE`` (no database) and ``fiveup record import FILE``
+(checks a record and inserts it as a finished table in ``DATABASE_URL``)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
 
     record_cli.add_parser(sub)
     args = parser.parse_args(argv)
-    if args.command == "record":
+    if args.command == "record" and args.action != "import":
         return record_cli.run(args.action, args.file)
 
     settings = get_settings()
@@ -41,8 +42,46 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "migrate":
         print("database is at the newest schema")
         return 0
+    if args.command == "record":
+        return _import(args.file)
 
     return _serve(args.host, args.port, args.workers)
+
+
+def _import(path: str) -> int:
+    """``fiveup record import FILE``: check the record, then insert it as a finished
+    table (through the store, like any table); prints the table's code."""
+    import asyncio
+
+    from app.main import make_store
+    from app.records import RecordSyntaxError
+    from app.records import cli as record_cli
+    from app.tables.errors import TableError
+    from app.tables.service import TableService
+
+    try:
+        record = record_cli.load(record_cli.read(path))
+    except RecordSyntaxError as exc:
+        print(exc)
+        return 1
+    except (OSError, ValueError) as exc:
+        print(f"line 1: not a record: {exc}")
+        return 1
+
+    async def run() -> str:
+        service = TableService(make_store(get_settings()), next_round_seconds=0)
+        try:
+            return await service.import_record(record)
+        finally:
+            await service.close()
+
+    try:
+        code = asyncio.run(run())
+    except TableError as err:
+        print(err.message)
+        return 1
+    print(f"imported as table {code}: replay at /t/{code}/replay")
+    return 0
 
 
 def _positive_int(text: str) -> int:

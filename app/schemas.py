@@ -103,6 +103,11 @@ class TableInfo(BaseModel):
     next_round_at: str | None = Field(
         description="when the countdown deals the next round (ISO 8601 UTC, ms, Z) or null"
     )
+    commitment: str | None = Field(
+        default=None,
+        description="the current round's deal commitment (64 hex digits, docs/fairness.md),"
+        " published before its first move; null before the first deal",
+    )
     spectator_chat: bool = Field(description="whether spectators may chat (the host's switch)")
     spectators: int = Field(description="spectator sockets watching (every process's reports)")
 
@@ -136,6 +141,36 @@ class History(BaseModel):
     match: int
     you: int | None
     rounds: list[Json] = Field(description="history_for(match, you): docs/protocol.md, History")
+
+
+class RecordRound(BaseModel):
+    """One finished round of a match record (docs/record.md, the JSON form)."""
+
+    round: int
+    commitment: str | None = Field(description="the deal commitment published before move 1")
+    seed: str | None = Field(description="the revealed seed (64 hex digits), docs/fairness.md")
+    hands: list[list[str]] = Field(description="each seat's five dealt tiles (R6)")
+    stock: list[str] = Field(description="the undealt tiles in draw order (R18)")
+    starter: int
+    starter_by: Literal["lot", "finisher"]
+    moves: list[Json] = Field(description="{seat, move, points, scores} or draw/pass lines")
+    end: Json = Field(description="{result, finisher, hands, pips, deductions, scores} (R22)")
+
+
+class MatchRecord(BaseModel):
+    """A match record, JSON form ``fiveup-record/1`` (docs/record.md): finished rounds
+    only; a round still being played never appears."""
+
+    format: Literal["fiveup-record/1"]
+    date: str
+    table: str = Field(description="the table code the deals are bound to")
+    match: int
+    seats: list[str]
+    sides: list[list[int]]
+    target: int
+    winner: int | None
+    scores: list[int]
+    rounds: list[RecordRound]
 
 
 class Health(BaseModel):

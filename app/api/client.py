@@ -1,4 +1,5 @@
-"""Serving the browser client: ``/`` and ``/t/{code}`` give ``index.html`` (invite links),
+"""Serving the browser client: ``/``, ``/t/{code}`` (invite links) and ``/t/{code}/replay``
+(the replay of its finished rounds) give ``index.html``;
 other files live under ``/static/``. Tolerates the client not being there yet."""
 
 from __future__ import annotations
@@ -28,4 +29,9 @@ async def root(request: Request) -> Response:
 
 @router.get("/t/{code}")
 async def invite(request: Request, code: str) -> Response:
+    return _index(request)
+
+
+@router.get("/t/{code}/replay")
+async def replay(request: Request, code: str) -> Response:
     return _index(request)

@@ -1,14 +1,16 @@
 """HTTP routes for tables: create, lobby, info, join, seat, leave, kick, start, rematch,
-history. Bodies are the models of :mod:`app.schemas`; errors are ``ErrorResponse``."""
+history, and the match record (text and JSON forms). Bodies are the models of :mod:`app.schemas`; errors are ``ErrorResponse``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Path, status
+from fastapi import APIRouter, Path, Query, status
+from fastapi.responses import PlainTextResponse
 
 from app.api.deps import ServiceDep, TokenDep
 from app.api.quota_deps import CreateQuota, HttpQuota, JoinQuota, LookupMissQuota
+from app.records import to_data, write_text
 from app.schemas import (
     CreateTable,
     ErrorResponse,
@@ -16,6 +18,7 @@ from app.schemas import (
     Joined,
     JoinTable,
     Lobby,
+    MatchRecord,
     SeatRequest,
     TableInfo,
 )
@@ -108,3 +111,49 @@ async def rematch(service: ServiceDep, token: TokenDep, code: str = Code) -> Tab
 async def history(service: ServiceDep, token: TokenDep, code: str = Code) -> History:
     """The match's moves and round results, projected for your seat (or as a spectator)."""
     return await service.history(code, token)
+
+
+MatchNumber = Query(
+    default=None, ge=1, description="the match number at the table (default: the current one)"
+)
+RECORD_ERRORS: dict[int | str, dict[str, Any]] = {
+    c: {
+        "model": ErrorResponse,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+    }
+    for c in (404, 422, 429, 503)
+}
+
+
+@router.get(
+    "/{code}/record.txt",
+    response_class=PlainTextResponse,
+    responses={
+        200: {"content": {"text/plain": {}}, "description": "the record, text form"},
+        **RECORD_ERRORS,
+    },
+    dependencies=[LookupMissQuota],
+)
+async def record_text(
+    service: ServiceDep, code: str = Code, match: int | None = MatchNumber
+) -> PlainTextResponse:
+    """The match record in its text form (docs/record.md): the finished rounds only."""
+    record = await service.record(code, match)
+    return PlainTextResponse(
+        write_text(record),
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'inline; filename="{code}-{record.match}.txt"'},
+    )
+
+
+@router.get(
+    "/{code}/record.json",
+    response_model=MatchRecord,
+    responses=RECORD_ERRORS,
+    dependencies=[LookupMissQuota],
+)
+async def record_json(
+    service: ServiceDep, code: str = Code, match: int | None = MatchNumber
+) -> MatchRecord:
+    """The match record in its JSON form (docs/record.md): the finished rounds only."""
+    return MatchRecord.model_validate(to_data(await service.record(code, match)))

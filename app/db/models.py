@@ -63,6 +63,10 @@ class TableRow(Base):
     state: Mapped[dict[str, Any] | None] = mapped_column(JsonType, nullable=True)
     #: the match's finished rounds (written when a round ends, not with every move)
     history: Mapped[list[Any] | None] = mapped_column(JsonType, nullable=True)
+    #: the running (or last dealt) round's deal commitment (public, docs/fairness.md)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: that round's secret seed (hex), read only by the write path until it is revealed
+    deal_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     rematch_votes: Mapped[list[int]] = mapped_column(JsonType, default=list)
     ready: Mapped[list[int]] = mapped_column(JsonType, default=list)
     round_over_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+import functools
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import orjson
 import psycopg
@@ -38,6 +40,32 @@ from app.realtime.channel import CHANNEL, encode_note
 
 Conn = psycopg.AsyncConnection[Any]
 
+#: an idle connection older than this is checked before it is used again
+IDLE_CHECK_SECONDS = 5.0
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def retried_once(
+    method: Callable[Concatenate[PgStore, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[PgStore, P], Coroutine[Any, Any, R]]:
+    """Run a store operation once more when it failed on a dead connection (an outage or
+    a server restart killed the idle ones): every operation is safe to repeat — reads
+    are, and a write that did commit finds the version moved on the second time."""
+
+    @functools.wraps(method)
+    async def run(store: PgStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        before = store._failures
+        try:
+            return await method(store, *args, **kwargs)
+        except Unavailable:
+            if store._failures == before:
+                raise  # not a dead connection: the database itself
+            return await method(store, *args, **kwargs)
+
+    return run
+
 
 def dumps(obj: Any) -> str:
     """JSON text for a JSONB parameter."""
@@ -46,10 +74,14 @@ def dumps(obj: Any) -> str:
 
 _TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
-    " rematch_votes, ready, round_over_at, created_at, history, spectator_chat"
+    " rematch_votes, ready, round_over_at, created_at, history, commitment, deal_seed,"
+    " spectator_chat"
 )
-#: the same columns without the finished rounds (what delivery and the lobby need)
-_TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb")
+#: the same columns without the finished rounds and without the running round's secret
+#: seed (what delivery and the lobby need; only the write path's ``load`` reads the seed)
+_TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb").replace(
+    ", deal_seed", ", NULL::text"
+)
 _PLAYERS_JSON = (
     "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash)),"
     " '[]'::json) FROM players p WHERE p.table_id = t.id)"
@@ -61,8 +93,8 @@ _TABLE_SET = (
     "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"
     " match_number = %(match_number)s, state = %(state)s::jsonb,"
     " rematch_votes = %(rematch_votes)s::jsonb, ready = %(ready)s::jsonb,"
-    " round_over_at = %(round_over_at)s, spectator_chat = %(spectator_chat)s,"
-    " updated_at = now()"
+    " round_over_at = %(round_over_at)s, commitment = %(commitment)s,"
+    " deal_seed = %(deal_seed)s, spectator_chat = %(spectator_chat)s, updated_at = now()"
 )
 
 
@@ -101,6 +133,8 @@ def _table_params(t: TableState) -> dict[str, Any]:
         "rematch_votes": dumps(t.rematch_votes),
         "ready": dumps(t.ready),
         "round_over_at": t.round_over_at,
+        "commitment": t.commitment,
+        "deal_seed": t.deal_seed,
         "spectator_chat": t.spectator_chat,
     }
 
@@ -137,7 +171,9 @@ def table_state(row: Any) -> TableState:
         round_over_at=row[13],
         created_at=row[14],
         history=row[15],
-        spectator_chat=bool(row[16]),
+        commitment=row[16],
+        deal_seed=row[17],
+        spectator_chat=bool(row[18]),
     )
 
 
@@ -170,9 +206,11 @@ class PgStore:
         #: False: the NOTIFY is left to ``on_commit`` (FIVEUP_NOTIFY=after_commit)
         self.notify_in_transaction = notify_in_transaction
         self.on_commit = on_commit
-        self._idle: list[Conn] = []
+        #: idle connections, each with the failure count and the time it was put back
+        self._idle: list[tuple[Conn, int, float]] = []
         self._gate = asyncio.Semaphore(size)
         self._closed = False
+        self._failures = 0  # connection-level failures seen (an outage kills them all)
 
     # -- connections -------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -182,7 +220,7 @@ class PgStore:
             try:
                 yield conn
             except (psycopg.errors.UniqueViolation, psycopg.errors.ForeignKeyViolation):
-                self._idle.append(conn)
+                self._put_back(conn)
                 raise
             except psycopg.Error as exc:
                 self._discard_or_keep(conn)
@@ -195,13 +233,28 @@ class PgStore:
                 if self._closed:
                     await conn.close()
                 else:
-                    self._idle.append(conn)
+                    self._put_back(conn)
+
+    def _put_back(self, conn: Conn) -> None:
+        self._idle.append((conn, self._failures, time.monotonic()))
 
     async def _checked_out(self) -> Conn:
+        """An idle connection that still works, else a new one. A connection is checked
+        (``SELECT 1``) before reuse when it sat idle a while or a connection failed since
+        it was put back: after an outage or a server restart every idle connection is
+        dead, and no user's action should be the one to find out."""
         while self._idle:
-            conn = self._idle.pop()
-            if not (conn.closed or conn.broken):
+            conn, failures, since = self._idle.pop()
+            if conn.closed or conn.broken:
+                continue
+            if failures == self._failures and time.monotonic() - since < IDLE_CHECK_SECONDS:
                 return conn
+            try:
+                await conn.execute("SELECT 1")
+                return conn
+            except psycopg.Error:
+                self._failures += 1
+                await _close_quietly(conn)
         try:
             conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
         except psycopg.Error as exc:
@@ -211,27 +264,31 @@ class PgStore:
 
     def _discard_or_keep(self, conn: Conn) -> None:
         if conn.broken or conn.closed or conn.info.transaction_status != 0:  # 0: IDLE
+            self._failures += 1
             asyncio.get_running_loop().create_task(_close_quietly(conn))
         else:
-            self._idle.append(conn)
+            self._put_back(conn)
 
     async def close(self) -> None:
         self._closed = True
         while self._idle:
-            await _close_quietly(self._idle.pop())
+            await _close_quietly(self._idle.pop()[0])
 
+    @retried_once
     async def ping(self) -> None:
         async with self._conn() as conn:
             await conn.execute("SELECT 1")
 
     # -- reads -------------------------------------------------------------------------
+    @retried_once
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
         async with self._conn() as conn:
             row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[17]]
+        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
 
+    @retried_once
     async def table_id(self, code: str) -> int | None:
         async with self._conn() as conn:
             row = await (
@@ -239,6 +296,7 @@ class PgStore:
             ).fetchone()
         return None if row is None else int(row[0])
 
+    @retried_once
     async def prior_move(self, table_id: int, move_id: str) -> PriorMove | None:
         async with self._conn() as conn:
             row = await (
@@ -250,6 +308,7 @@ class PgStore:
             ).fetchone()
         return None if row is None else PriorMove(int(row[0]), row[1], row[2])
 
+    @retried_once
     async def player_by_token(self, table_id: int, token_hash: str) -> PlayerState | None:
         async with self._conn() as conn:
             row = await (
@@ -261,6 +320,7 @@ class PgStore:
             ).fetchone()
         return None if row is None else PlayerState(row[0], row[1], row[2], row[3])
 
+    @retried_once
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         async with self._conn() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
@@ -276,9 +336,19 @@ class PgStore:
                     (table_id, since),
                 )
                 events = [_event(r) for r in await cur.fetchall()]
-        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[17]]
+        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
         return Catchup(table, players, events)
 
+    async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
+        async with self._conn() as conn:
+            cur = await conn.execute(
+                f"SELECT {_EVENT_COLS} FROM table_events WHERE table_id = %s"
+                " AND match_number = %s ORDER BY seq",
+                (table_id, match_number),
+            )
+            return [_event(r) for r in await cur.fetchall()]
+
+    @retried_once
     async def recent_events(self, table_id: int, kind: str, limit: int) -> list[EventRecord]:
         async with self._conn() as conn:
             cur = await conn.execute(
@@ -289,6 +359,7 @@ class PgStore:
             rows = await cur.fetchall()
         return [_event(r) for r in reversed(rows)]
 
+    @retried_once
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
         async with self._conn() as conn:
             cur = await conn.execute(
@@ -296,6 +367,7 @@ class PgStore:
             )
             return {int(r[0]): int(r[1]) for r in await cur.fetchall()}
 
+    @retried_once
     async def lobby(self, limit: int) -> list[LobbyRow]:
         async with self._conn() as conn:
             cur = await conn.execute(
@@ -306,8 +378,9 @@ class PgStore:
                 (limit,),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(table_state(r), int(r[17])) for r in rows]
+        return [LobbyRow(table_state(r), int(r[19])) for r in rows]
 
+    @retried_once
     async def round_over_tables(self) -> list[TableState]:
         async with self._conn() as conn:
             cur = await conn.execute(
@@ -318,6 +391,7 @@ class PgStore:
         return [table_state(r) for r in rows]
 
     # -- the one write -----------------------------------------------------------------
+    @retried_once
     async def write(self, change: Change) -> bool:
         try:
             if change.seating:
@@ -359,16 +433,19 @@ class PgStore:
                     await conn.execute(
                         "INSERT INTO game_tables (code, name, players, public, status, host_seat,"
                         " version, seq, match_number, state, rematch_votes, ready, round_over_at,"
-                        " spectator_chat, created_at, updated_at) VALUES (%(code)s, %(name)s, %(players)s,"
-                        " %(public)s, %(status)s, %(host_seat)s, 1, %(seq)s, %(match_number)s,"
-                        " %(state)s::jsonb, %(rematch_votes)s::jsonb, %(ready)s::jsonb,"
-                        " %(round_over_at)s, %(spectator_chat)s, now(), now()) RETURNING id, created_at",
+                        " commitment, deal_seed, history, spectator_chat, created_at, updated_at)"
+                        " VALUES (%(code)s, %(name)s, %(players)s, %(public)s, %(status)s,"
+                        " %(host_seat)s, 1, %(seq)s, %(match_number)s, %(state)s::jsonb,"
+                        " %(rematch_votes)s::jsonb, %(ready)s::jsonb, %(round_over_at)s,"
+                        " %(commitment)s, %(deal_seed)s, %(history)s::jsonb,"
+                        " %(spectator_chat)s, now(), now()) RETURNING id, created_at",
                         dict(
                             _table_params(t),
                             code=t.code,
                             name=t.name,
                             players=t.players,
                             public=t.public,
+                            history=None if change.history is None else dumps(change.history),
                         ),
                     )
                 ).fetchone()

@@ -47,6 +47,11 @@ class TableState:
     #: the match's finished rounds, kept apart from ``state`` (written only when a round
     #: ends, not with every move); None when not read
     history: list[Any] | None = None
+    #: the running (or last dealt) round's deal commitment: public (docs/fairness.md)
+    commitment: str | None = None
+    #: that round's secret seed (hex): read only by the write path, never sent until the
+    #: round is settled (then by the ``revealed`` event); None when not read
+    deal_seed: str | None = None
     #: whether spectators may chat (the host turns it off and on; docs/protocol.md)
     spectator_chat: bool = True
 

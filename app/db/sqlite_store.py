@@ -56,10 +56,13 @@ _TABLE_COLS = (
 
 
 def _cols(*, history: bool) -> list[Any]:
-    """The table's columns in ``_table_state`` order; the finished rounds only if asked."""
+    """The table's columns in ``_table_state`` order; the finished rounds and the running
+    round's secret seed only if asked (only the write path's ``load`` asks)."""
     return [
         *(T.c[c] for c in _TABLE_COLS),
         T.c.history if history else null(),
+        T.c.commitment,
+        T.c.deal_seed if history else null(),
         T.c.spectator_chat,
     ]
 
@@ -89,7 +92,9 @@ def _table_state(row: Any) -> TableState:
         round_over_at=_aware(row[13]),
         created_at=_aware(row[14]),
         history=row[15],
-        spectator_chat=bool(row[16]),
+        commitment=row[16],
+        deal_seed=row[17],
+        spectator_chat=bool(row[18]),
     )
 
 
@@ -116,6 +121,8 @@ def _columns(t: TableState, history: list[Any] | None = None) -> dict[str, Any]:
         "rematch_votes": t.rematch_votes,
         "ready": t.ready,
         "round_over_at": t.round_over_at,
+        "commitment": t.commitment,
+        "deal_seed": t.deal_seed,
         "spectator_chat": t.spectator_chat,
     }
 
@@ -217,6 +224,31 @@ class SqliteStore:
         result: Catchup | None = await self._read(run)
         return result
 
+    async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
+        async def run(conn: AsyncConnection) -> list[EventRecord]:
+            rows = (
+                await conn.execute(
+                    select(*(E.c[c] for c in _EVENT_COLS))
+                    .where(E.c.table_id == table_id, E.c.match_number == match_number)
+                    .order_by(E.c.seq)
+                )
+            ).all()
+            return [
+                EventRecord(
+                    seq=r[0],
+                    kind=r[1],
+                    seat=r[2],
+                    player_id=r[3],
+                    move_id=r[4],
+                    match_number=r[5],
+                    payload=r[6],
+                )
+                for r in rows
+            ]
+
+        result: list[EventRecord] = await self._read(run)
+        return result
+
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
         async def run(conn: AsyncConnection) -> dict[int, int]:
             rows = (await conn.execute(select(T.c.id, T.c.seq).where(T.c.id.in_(table_ids)))).all()
@@ -255,7 +287,7 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [LobbyRow(_table_state(r), int(r[17])) for r in rows]
+            return [LobbyRow(_table_state(r), int(r[19])) for r in rows]
 
         result: list[LobbyRow] = await self._read(run)
         return result
@@ -289,7 +321,7 @@ class SqliteStore:
                             version=1,
                             created_at=now,
                             updated_at=now,
-                            **_columns(t),
+                            **_columns(t, change.history),
                         )
                     )
                     assert res.inserted_primary_key is not None

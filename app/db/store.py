@@ -82,6 +82,11 @@ class Store(Protocol):
         ``limit`` of them (else none), read in one consistent snapshot."""
         ...
 
+    async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
+        """Every stored event of one match at a table, in seq order (unprojected: the
+        records are built from them, app/records/stored.py)."""
+        ...
+
     async def recent_events(self, table_id: int, kind: str, limit: int) -> list[EventRecord]:
         """The table's last ``limit`` events of this kind, oldest first (the recent chat
         a snapshot carries)."""

@@ -112,8 +112,8 @@ def _public_view(match: Match) -> Json:
         "must_play": None,
         "legal": [],
         "layout": layout_data(rnd),
-        "description": describe_layout(rnd.layout),
-        "description_uk": describe_layout(rnd.layout, "uk"),
+        "description": None,  # filled in by view_for(..., describe=True), once per state
+        "description_uk": None,
         "log": log,
         "last_move": log[-1] if log else None,
         "settlement": match.settlement,  # hands revealed at settlement (R22)
@@ -123,13 +123,25 @@ def _public_view(match: Match) -> Json:
     return public
 
 
-def view_for(match: Match, recipient: int | None) -> Json:
+def view_for(match: Match, recipient: int | None, *, describe: bool = True) -> Json:
     """The state as ``recipient`` (a seat, or ``None`` for a spectator) may see it.
 
     The result shares its nested public parts with other recipients' views of the same
-    state: treat it as read-only (serialise it, don't edit it).
+    state: treat it as read-only (serialise it, don't edit it). ``describe=False`` leaves
+    the two layout descriptions out (``None``), for a caller that does not send them.
+
+    >>> import random
+    >>> from app.engine.match import Match
+    >>> m = Match.new(2, random.Random(4))
+    >>> view_for(m, 0, describe=False)["description"] is None
+    True
+    >>> isinstance(view_for(m, 0)["description"], str)
+    True
     """
     public = _public_view(match)
+    if describe and public["description"] is None:
+        public["description"] = describe_layout(match.round.layout)
+        public["description_uk"] = describe_layout(match.round.layout, "uk")
     if recipient is None or not 0 <= recipient < match.players:
         return dict(public)
     rnd = match.round

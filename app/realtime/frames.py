@@ -24,9 +24,20 @@ Json = dict[str, Any]
 
 #: fields a table (non-engine) event may carry to clients
 _TABLE_EVENT_FIELDS = (
-    *("type", "seat", "name", "from", "to", "match", "round", "starter"),
+    "type",
+    "seat",
+    "name",
+    "from",
+    "to",
+    "match",
+    "round",
+    "starter",
+    "commitment",  # a deal's public commitment (docs/fairness.md)
     *("channel", "text", "quick", "on"),  # chat and the spectator-chat switch (issue 11)
 )
+#: the one event that may carry a seed: ``revealed``, emitted once its round is settled
+#: (R22). A deal event keeps its round's seed inside ``deal``, which is never sent.
+_REVEALED_FIELDS = ("seed",)
 #: view fields sent only in snapshots and ``description`` frames
 DESCRIPTION_FIELDS = ("description", "description_uk")
 #: view fields compared one level deeper when patching
@@ -46,14 +57,17 @@ def project_stored_event(payload: Json, recipient: int | None) -> Json:
         if payload.get("auto"):
             out["auto"] = True
         return out
-    return {k: payload[k] for k in _TABLE_EVENT_FIELDS if k in payload}
+    fields: tuple[str, ...] = _TABLE_EVENT_FIELDS
+    if payload.get("type") == "revealed":
+        fields += _REVEALED_FIELDS
+    return {k: payload[k] for k in fields if k in payload}
 
 
 def wire_view(match: Match | None, recipient: int | None) -> Json | None:
     """The view an event frame patches: the engine's view without its descriptions."""
     if match is None:
         return None
-    view = view_for(match, recipient)
+    view = view_for(match, recipient, describe=False)
     return {k: v for k, v in view.items() if k not in DESCRIPTION_FIELDS}
 
 

@@ -79,6 +79,7 @@ def table_info(
         "rematch_votes": sorted(table.rematch_votes),
         "ready": sorted(table.ready),
         "next_round_at": next_round_at(table, match, next_round_seconds),
+        "commitment": table.commitment if match is not None else None,
         "spectator_chat": table.spectator_chat,
         "spectators": spectators,
     }

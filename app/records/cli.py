@@ -1,4 +1,5 @@
-"""``fiveup record check FILE`` and ``fiveup record replay FILE``: no database needed.
+"""``fiveup record check FILE`` and ``fiveup record replay FILE``: no database needed
+(``fiveup record import FILE``, which needs one, is run by app/cli.py).
 
 FILE is a record in the text form or the JSON form (told apart by a leading ``{``);
 ``-`` reads standard input. ``check`` prints ``valid`` (exit 0) or ``line N: problem``
@@ -22,17 +23,19 @@ from .text import RecordSyntaxError, parse_text
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``record`` command and its ``check``/``replay`` subcommands."""
-    record = sub.add_parser("record", help="check or replay a match record (no database)")
+    record = sub.add_parser("record", help="check, replay or import a match record")
     actions = record.add_subparsers(dest="action", required=True)
     for name, text in (
         ("check", "replay a record through the rules engine; print valid or the first problem"),
         ("replay", "print the layout description after every move of a record"),
+        ("import", "check a record, then insert it as a finished table (DATABASE_URL)"),
     ):
         action = actions.add_parser(name, help=text)
         action.add_argument("file", help="a record, text or JSON form; - for standard input")
 
 
-def _read(path: str) -> str:
+def read(path: str) -> str:
+    """The file's text (``-``: standard input)."""
     if path == "-":
         return sys.stdin.read()
     with open(path, encoding="utf-8") as f:
@@ -49,7 +52,7 @@ def load(text: str) -> Record:
 def run(action: str, path: str, out: TextIO = sys.stdout) -> int:
     """Run ``check`` or ``replay`` on the file at ``path``; the exit status."""
     try:
-        record = load(_read(path))
+        record = load(read(path))
     except RecordSyntaxError as exc:
         print(exc, file=out)
         return 1
@@ -67,4 +70,4 @@ def run(action: str, path: str, out: TextIO = sys.stdout) -> int:
     return 0 if result.ok else 1
 
 
-__all__ = ["add_parser", "load", "run"]
+__all__ = ["add_parser", "load", "read", "run"]

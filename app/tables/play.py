@@ -17,6 +17,7 @@ from app.db.records import PlayerState, PriorMove, TableStatus
 from app.engine import Move
 from app.tables.change import TableChange
 from app.tables.errors import TableError, from_engine
+from app.tables.rounds import reveal
 
 MOVE_ID_MAX = 64
 MOVE_TEXT_MAX = 64
@@ -80,7 +81,8 @@ def play(tx: TableChange, player: PlayerState, req: MoveRequest) -> MoveResult:
 
 def after_move(tx: TableChange) -> None:
     """Automatic passes (R19: a pass is the only legal move), then the round's or the
-    match's end (R21, R24): the table's status and the next-round countdown's start."""
+    match's end (R21, R24): the seed revealed (R22, docs/fairness.md), the table's status
+    and the next-round countdown's start."""
     m = tx.match
     assert m is not None
     while not m.round_over and m.turn is not None:
@@ -91,6 +93,8 @@ def after_move(tx: TableChange) -> None:
         event = m.play(seat, legal[0])
         event["auto"] = True
         tx.emit("move", event, seat=seat)
+    if m.round_over:
+        reveal(tx)
     if m.over:
         tx.table.status = TableStatus.FINISHED
         tx.table.rematch_votes = []

@@ -7,16 +7,25 @@ never checks a rule itself — the engine does.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from app.core.security import NAME_MAX, new_table_code, new_token, normalise_code
-from app.db.records import PriorMove, TableStatus
+from app.core.security import (
+    NAME_MAX,
+    TABLE_NAME_MAX,
+    clean_name,
+    new_table_code,
+    new_token,
+    normalise_code,
+)
+from app.db.records import EventRecord, PlayerState, PriorMove, TableStatus
 from app.db.store import Store, Unavailable
 from app.engine import history_for
+from app.fairness import new_seed as os_seed
 from app.realtime.table_info import Json, lobby_entry, table_info
+from app.records import Record, check
+from app.records.stored import events_of_record, match_from_events, record_from_events
 from app.schemas import History, Joined, LobbyEntry, TableInfo
 from app.tables import chat, play, rounds, seating
 from app.tables.change import TableChange, token_hash
@@ -50,14 +59,14 @@ class TableService:
         store: Store,
         *,
         next_round_seconds: float = 20.0,
-        rng: random.Random | None = None,
+        new_seed: rounds.SeedSource = os_seed,
         deliver: Deliver | None = None,
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
-        self.rng = rng or random.SystemRandom()  # R5/R7: the OS CSPRNG
+        self.new_seed = new_seed  # R5/R7: a fresh seed per round from the OS CSPRNG
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
@@ -105,7 +114,7 @@ class TableService:
     def _after_settled(self, tx: TableChange) -> None:
         """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once."""
         if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx) and tx.events:
-            rounds.deal_next(tx, self.rng)
+            rounds.deal_next(tx, self.new_seed)
 
     # -- seating -----------------------------------------------------------------------
     async def create(self, name: str, players: int, public: bool, host_name: str) -> Joined:
@@ -151,21 +160,21 @@ class TableService:
     # -- matches and rounds ------------------------------------------------------------
     async def start(self, code: str, token: str | None) -> TableInfo:
         tx = await self._table_action(
-            code, lambda tx: rounds.start(tx, tx.authenticate(token), self.rng)
+            code, lambda tx: rounds.start(tx, tx.authenticate(token), self.new_seed)
         )
         return self.info_of(tx)
 
     async def rematch(self, code: str | int, token: str | None) -> TableInfo:
         """Vote for a rematch; when every seat agreed, a new match starts, same seats."""
         tx = await self._table_action(
-            code, lambda tx: rounds.rematch_vote(tx, tx.authenticate(token), self.rng)
+            code, lambda tx: rounds.rematch_vote(tx, tx.authenticate(token), self.new_seed)
         )
         return self.info_of(tx)
 
     async def ready(self, table_id: int, token: str | None) -> None:
         """A seat is ready for the next round; dealt when every seat is ready."""
         await self._table_action(
-            table_id, lambda tx: rounds.ready(tx, tx.authenticate(token), self.rng)
+            table_id, lambda tx: rounds.ready(tx, tx.authenticate(token), self.new_seed)
         )
 
     async def advance_round(self, table_id: int, round_number: int) -> None:
@@ -178,7 +187,7 @@ class TableService:
                 and tx.match is not None
                 and tx.match.round_number == round_number
             ):
-                rounds.deal_next(tx, self.rng)
+                rounds.deal_next(tx, self.new_seed)
 
         await self._table_action(table_id, decide)
 
@@ -314,6 +323,41 @@ class TableService:
         await self.timers.close()
         await self.store.close()
 
+    # -- records -----------------------------------------------------------------------
+    async def import_record(self, record: Record) -> str:
+        """Check ``record`` (docs/record.md) and insert it as a finished table that holds
+        its rounds as if played here (deal events with their seeds, moves, reveals), so
+        it can be replayed and exported again; returns the new table's code. Nobody holds
+        a seat token of an imported table. A record that fails the check is refused."""
+        result = check(record)
+        if not result.ok or result.match is None:
+            raise TableError("invalid_record", str(result), 422)
+        if not record.rounds:
+            raise TableError("invalid_record", "a record without a finished round", 422)
+        names = []
+        for name in record.seats:
+            try:
+                names.append(clean_name(name, NAME_MAX))
+            except ValueError:
+                raise TableError("invalid_record", f"seat name {name!r}", 422) from None
+        title = f"{record.table} match {record.match}"[:TABLE_NAME_MAX]
+        table = seating.new_table(title, record.players, False, names[0])
+        last = record.rounds[-1]
+
+        async def decide(tx: TableChange) -> None:
+            tx.table.status = TableStatus.FINISHED
+            tx.table.match_number = record.match
+            tx.table.commitment, tx.table.deal_seed = last.commitment, last.seed
+            for seat, name in enumerate(names):
+                tx.add_player(PlayerState(0, seat, name, token_hash(new_token())))
+            for payload in events_of_record(record):
+                mover = payload.get("seat") if payload["type"] == "move" else None
+                tx.emit(payload["type"], payload, seat=mover)
+            tx.match = result.match
+
+        _, tx = await self.writer.create(table, decide, new_table_code)
+        return tx.table.code
+
     # -- reading -----------------------------------------------------------------------
     async def identify(self, code: str, token: str | None) -> Identity:
         """Resolve a table code and optional token. Bad token → ``unauthorized``."""
@@ -371,16 +415,53 @@ class TableService:
         ]
 
     async def history(self, code: str, token: str | None) -> History:
-        """The current match's rounds, projected for the token's seat (or a spectator)."""
+        """The current match's rounds, projected for the token's seat (or a spectator),
+        each with its deal commitment and, once settled, its revealed seed (R22)."""
         ident = await self.identify(code, token)
         tx = await self._load(ident.table_id)
+        rounds = history_for(tx.match, ident.seat) if tx.match else []
+        if rounds:
+            _, facts = match_from_events(
+                e.payload for e in await self._events(tx.table.id, tx.table.match_number)
+            )
+            for rnd in rounds:
+                number = rnd["round"]
+                seed = facts["seeds"].get(number)
+                rnd["commitment"] = facts["commitments"].get(number)
+                rnd["seed"] = seed.hex() if seed is not None and rnd["settlement"] else None
         return History(
             code=tx.table.code,
             seq=tx.table.seq,
             match=tx.table.match_number,
             you=ident.seat,
-            rounds=history_for(tx.match, ident.seat) if tx.match else [],
+            rounds=rounds,
         )
+
+    async def _events(self, table_id: int, match_number: int) -> list[EventRecord]:
+        try:
+            return await self.store.match_events(table_id, match_number)
+        except Unavailable:
+            raise unavailable() from None
+
+    async def record(self, code: str, match_number: int | None = None) -> Record:
+        """The record of a match at the table (the current one by default): its finished
+        rounds only, built from the stored events (docs/record.md). A running round never
+        appears, for anyone (R5)."""
+        tx = await self._load(await self.table_id(code))
+        number = tx.table.match_number if match_number is None else match_number
+        if not 0 <= number <= tx.table.match_number:  # an imported record may be match 0
+            raise TableError("no_record", "no such match has been played at this table", 404)
+        names = [p.name for p in sorted(tx.players, key=lambda p: p.seat)]
+        names += ["?"] * (tx.table.players - len(names))
+        record = record_from_events(
+            (e.payload for e in await self._events(tx.table.id, number)),
+            names,
+            code=tx.table.code,
+            match_number=number,
+        )
+        if record is None:
+            raise TableError("no_record", "no such match has been played at this table", 404)
+        return record
 
 
 __all__ = ["Identity", "MoveResult", "TableService", "TableStatus"]

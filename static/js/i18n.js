@@ -237,3 +237,8 @@ export const _dict = DICT;
 export function pointsText(raw) {
   return raw > 0 && raw % 5 === 0 ? t("pts_label", { raw, disp: raw / 5 }) : t("pts_none");
 }
+
+/** More strings from a feature's own module ({en: {...}, uk: {...}}), e.g. ui/replay-strings.js. */
+export function addStrings(extra) {
+  for (const [l, strings] of Object.entries(extra)) Object.assign(DICT[l] || (DICT[l] = {}), strings);
+}

@@ -1,7 +1,8 @@
-// Bootstrap and router: "/" -> home, "/t/{code}" -> the table.
+// Bootstrap and router: "/" -> home, "/t/{code}" -> the table, "/t/{code}/replay" -> its replay.
 import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { renderHome } from "./ui/home.js";
 import { openTable } from "./ui/table.js";
+import { openReplay } from "./ui/replay.js";
 
 const root = document.getElementById("app");
 const connEl = document.querySelector("[data-testid=conn]");
@@ -46,7 +47,12 @@ function route() {
   if (dispose) { dispose(); dispose = null; }
   const path = location.pathname;
   const m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
-  if (m) {
+  const replay = path.match(/^\/t\/([A-Za-z0-9]+)\/replay\/?$/);
+  if (replay) {
+    document.body.dataset.screen = "replay";
+    const match = Number(new URLSearchParams(location.search).get("match")) || null;
+    dispose = openReplay(root, app, replay[1], { match });
+  } else if (m) {
     document.body.dataset.screen = "table";
     const watch = new URLSearchParams(location.search).has("watch");
     dispose = openTable(root, app, m[1], { watch });

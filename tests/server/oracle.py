@@ -132,3 +132,75 @@ def _check(obj: Any, state: dict[str, Any] | None, recipient: int | None, where:
     allowed = known_tiles(state, recipient)
     leaked = named - allowed
     assert not leaked, f"{where}: names {sorted(leaked)} unknown to recipient {recipient}"
+
+
+# -- the provably fair deal's seed (docs/fairness.md) ----------------------------------------
+def seed_forms(seed_hex: str, code: str, match: int, rnd: int) -> set[str]:
+    """The seed and what is derived from it, as a frame could spell them: its hex (either
+    case), base64, and the hex of the first blocks of the deal's HMAC stream. Only the
+    commitment may be derived from a running round's seed and sent."""
+    import base64
+    import hmac as hmac_mod
+    from hashlib import sha256
+
+    seed = bytes.fromhex(seed_hex)
+    context = f"fiveup-deal/v1|{code}|{match}|{rnd}"
+    blocks = [hmac_mod.new(seed, f"{context}|{k}".encode(), sha256).hexdigest() for k in range(3)]
+    return {
+        seed_hex.lower(),
+        seed_hex.upper(),
+        base64.b64encode(seed).decode(),
+        base64.urlsafe_b64encode(seed).decode().rstrip("="),
+        *blocks,
+        *(b[:32] for b in blocks),
+    }
+
+
+def running_seeds(
+    events: dict[int, dict[str, Any]], code: str
+) -> list[tuple[int, int, set[str], str]]:
+    """Each dealt round's secret: ``(deal seq, reveal seq or a huge number while it
+    runs, its forms, its seed hex)``, from the stored events."""
+    out: list[tuple[int, int, set[str], str]] = []
+    match_no = 0
+    for seq in sorted(events):
+        p = events[seq]["payload"]
+        if p.get("type") in ("started", "rematch_started"):
+            match_no = p["match"]
+        if p.get("type") in ("started", "round_started", "rematch_started"):
+            seed = p["deal"]["seed"]
+            revealed = next(
+                (
+                    s
+                    for s in sorted(events)
+                    if s > seq
+                    and events[s]["payload"].get("type") == "revealed"
+                    and events[s]["payload"]["seed"] == seed
+                ),
+                10**9,
+            )
+            out.append((seq, revealed, seed_forms(seed, code, match_no, p["round"]), seed))
+    return out
+
+
+def check_no_running_seed(
+    frames: list[dict[str, Any]],
+    secrets: list[tuple[int, int, set[str], str]],
+    label: str,
+) -> int:
+    """No frame sent while a round runs (its seq before the round's ``revealed`` event)
+    contains that round's seed or anything derived from it but the commitment; returns
+    how many (frame, running seed) pairs were checked."""
+    seq = 0
+    checked = 0
+    for i, frame in enumerate(frames):
+        seq = int(frame.get("seq", seq)) if frame["type"] in ("snapshot", "event") else seq
+        text = [s for s in strings(frame)]
+        for _dealt, revealed, forms, _seed in secrets:
+            if seq >= revealed:
+                continue
+            for s in text:
+                hit = next((f for f in forms if f in s), None)
+                assert hit is None, f"{label} frame {i} (seq {seq}) leaks a running round's seed"
+            checked += 1
+    return checked

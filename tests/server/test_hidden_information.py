@@ -12,7 +12,14 @@ import httpx
 import pytest
 
 from .helpers import greedy_choice
-from .oracle import check_frames, hidden_from, tiles_named
+from .oracle import (
+    check_frames,
+    check_no_running_seed,
+    hidden_from,
+    running_seeds,
+    seed_forms,
+    tiles_named,
+)
 from .support import ServerProcess, WsClient, read_events, replay_states, seat_table
 
 
@@ -110,8 +117,11 @@ async def test_no_frame_ever_names_a_tile_its_recipient_may_not_know(
         assert list(states) == list(range(1, len(states) + 1))  # gapless log
         assert any(s and s["over"] for s in states.values())  # a match was played out
         total = 0
+        secrets = running_seeds(events, code)  # the deal's seed is hidden information too
+        assert secrets and all(revealed < 10**9 for _, revealed, _, _ in secrets[:-1])
         for client, recipient in clients:
             total += check_frames(client.frames, recipient, states, client.label)
+            assert check_no_running_seed(client.frames, secrets, client.label) > 0
         assert total > 0
         # the oracle is not vacuous: mid-round, others' hands and the stock are hidden
         mid = next(
@@ -138,6 +148,20 @@ async def check_history(http: httpx.AsyncClient, code: str, tokens: list[str]) -
             for mv in record["moves"]:
                 if mv["kind"] == "draw" and mv["seat"] != recipient:
                     assert mv["drawn"] is None
+
+
+def test_oracle_catches_a_running_rounds_seed_in_any_form() -> None:
+    """A frame naming a running round's seed (or a block of its stream) is caught; the
+    same frame after the round's ``revealed`` event is not (guards the oracle itself)."""
+    seed = bytes(range(32)).hex()
+    forms = seed_forms(seed, "ABC123", 1, 1)
+    secrets = [(1, 5, forms, seed)]
+    for leak in forms:
+        frames = [{"type": "event", "seq": 2, "event": {"type": "x", "note": f"a{leak}b"}}]
+        with pytest.raises(AssertionError, match="leaks a running round's seed"):
+            check_no_running_seed(frames, secrets, "spectator")
+    after = [{"type": "event", "seq": 5, "event": {"type": "revealed", "seed": seed}}]
+    assert check_no_running_seed(after, secrets, "spectator") == 0
 
 
 def test_oracle_extracts_tiles_from_any_string() -> None:

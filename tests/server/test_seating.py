@@ -3,7 +3,6 @@ backends)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -174,7 +173,9 @@ async def test_lobby_lists_public_tables_only(service: TableService) -> None:
 
 
 async def test_deals_and_lots_use_the_os_csprng(service: TableService) -> None:
-    assert isinstance(service.rng, random.SystemRandom)  # R5, R7
+    from app.fairness import new_seed
+
+    assert service.new_seed is new_seed  # R5, R7: secrets.token_bytes (docs/fairness.md)
     code, _, _ = await seated(service, 4)
     m, _ = await current_match(service, code)
     assert m.players == 4 and m.turn in range(4)

@@ -9,6 +9,7 @@ import { tallySvg } from "./tally.js";
 import { computeLayout, placeValue, viaFor } from "../board/layout.js";
 import { renderBoard, svgEl } from "../board/render.js";
 import * as S from "../state.js";
+import { roundMark } from "./fairmark.js";
 
 /**
  * One row per round: {round, result, finisher, made[side], deducted[side], total[side],
@@ -100,6 +101,9 @@ export function renderScoreSheet(st, sides, onReview = null) {
     ...sides.map((_, side) => h("td", { class: "num" }, tallySvg(last[side] ?? 0, { perRow: 2 }))));
   wrap.appendChild(h("table", { class: "sheet" }, h("caption", { class: "sr-only", text: t("score_sheet") }),
     h("thead", {}, head), body, h("tfoot", {}, foot)));
+  if (rows.some((r) => r.settled)) {
+    wrap.appendChild(h("p", {}, h("a", { href: `/t/${st.code}/replay?match=${(st.table || {}).match}`, "data-testid": "sheet-replay-link", target: "_blank", text: t("replay") })));
+  }
   return wrap;
 }
 
@@ -137,6 +141,7 @@ export function renderRoundReview(st, round, close, tileSvg) {
     renderBoard(svg, computeLayout(tiles).layout, { minView: { w: 24, h: 14 } });
     card.appendChild(h("div", { class: "review-board-wrap" }, svg));
     card.appendChild(settlementTable(st, s, tileSvg));
+    card.appendChild(roundMark(st.code, (st.table || {}).match, round));
     card.appendChild(h("p", { text: t("scores_after", { scores: s.scores.map((x, side) => S.sideNames(st, side) + " " + x).join(" · ") }) }));
   }
   return h("div", { class: "overlay" }, card);

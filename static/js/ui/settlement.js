@@ -7,6 +7,7 @@ import { tileSvg } from "../board/render.js";
 import { tallySvg } from "./tally.js";
 import { renderScoreSheet, settlementTable } from "./scoresheet.js";
 import * as S from "../state.js";
+import { roundMark } from "./fairmark.js";
 
 // The next-round countdown: the server's deadline (TableInfo.next_round_at) turned into
 // this clock's time, shown in whole seconds and updated in place (the dialog itself is
@@ -57,6 +58,9 @@ export function renderSettlement(ctx, v) {
   if (s) {
     card.appendChild(h("p", { "data-testid": "round-result", text: s.result === "blocked" ? t("result_blocked") : t("result_domino", { name: seatName(s.finisher) }) }));
     card.appendChild(settlementTable(st, s, tileSvg));
+    const match = (st.table || {}).match;
+    card.appendChild(roundMark(code, match, s.round ?? v.round));
+    card.appendChild(h("p", {}, h("a", { href: `/t/${code}/replay?match=${match}`, "data-testid": "replay-link", target: "_blank", text: t("replay") })));
   }
   card.appendChild(h("h3", { text: over ? t("final_scores") : t("new_scores") }));
   const sc = h("table", { class: "scores" });

@@ -1,0 +1,108 @@
+"""CPU per committed move inside one server process, without sockets: the write path
+alone, and the write path with delivery to two seats and a spectator (projection, view
+patches, encoding, queueing) — against the real PostgreSQL store.
+
+    python -m bench.move_path --tables 50 --moves 3000 [--profile]
+
+It creates and drops its own database (``--admin`` URL). Sequential moves, so the
+figure is CPU per move, not throughput (bench/run_load.sh measures that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import pstats
+import random
+import time
+import uuid
+from collections.abc import Callable
+
+import psycopg
+
+from app.core.settings import Settings
+from app.db.migrate import migrate_to_head
+from app.main import make_store
+from app.realtime.connection import Connection
+from app.realtime.hub import Hub
+from app.tables.service import TableService
+from app.tables.writer import Committed
+
+
+def _discarder(conn: Connection) -> Callable[[], None]:
+    def take_all() -> None:
+        while conn.next_frame() is not None:
+            pass
+
+    return take_all
+
+
+async def run(url: str, tables: int, moves: int, deliver: bool) -> float:
+    store = make_store(Settings(database_url=url))
+    hub = Hub(store, next_round_seconds=0)
+
+    async def to_hub(c: Committed) -> None:
+        await hub.committed(c.table, c.players, c.match, c.events)
+
+    svc = TableService(
+        store, next_round_seconds=0, rng=random.Random(1), deliver=to_hub if deliver else None
+    )
+    rng = random.Random(2)
+    seated = []
+    for _ in range(tables):
+        host = await svc.create("bench", 2, False, "A")
+        guest = await svc.join(host.code, "B", 1)
+        await svc.start(host.code, host.token)
+        tid = await svc.table_id(host.code)
+        if deliver:
+            for seat, token in ((0, host.token), (1, guest.token), (None, None)):
+                conn = Connection(tid, host.code, seat, None, token, max_bytes=1 << 30)
+                conn.on_ready = _discarder(conn)  # a socket that takes every frame at once
+                await hub.attach(conn)
+        seated.append((tid, [host.token, guest.token]))
+    done = 0
+    t0 = time.process_time()
+    while done < moves:
+        for tid, tokens in seated:
+            table, _players, match = svc.writer._hot[tid]
+            seat = match.turn
+            assert seat is not None
+            move = rng.choice(match.legal_moves(seat))
+            await svc.act(tid, tokens[seat], str(move), uuid.uuid4().hex, table.seq)
+            done += 1
+    cpu = time.process_time() - t0
+    await svc.close()
+    return 1000 * cpu / done
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--admin", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--moves", type=int, default=3000)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    name = f"fiveup_movepath_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(args.admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = args.admin.rsplit("/", 1)[0] + f"/{name}"
+    try:
+        migrate_to_head(url)
+        for deliver in (False, True):
+            if args.profile and deliver:
+                prof = cProfile.Profile()
+                prof.enable()
+            ms = asyncio.run(run(url, args.tables, args.moves, deliver))
+            label = "write + delivery to 2 seats and a spectator" if deliver else "write only"
+            print(f"{label}: {ms:.3f} ms CPU per move")
+            if args.profile and deliver:
+                prof.disable()
+                pstats.Stats(prof).sort_stats("tottime").print_stats(20)
+    finally:
+        with psycopg.connect(args.admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
