@@ -6,6 +6,7 @@ not make a move stale; the service behaves the same on SQLite."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -17,6 +18,7 @@ from app.tables.errors import TableError
 from app.tables.service import TableService
 
 from .support import ServerProcess, WsClient, read_events, seat_table
+from .test_hidden_information import play_match_over_websockets
 
 
 def chat_events(client: WsClient) -> list[dict[str, Any]]:
@@ -174,3 +176,19 @@ async def test_the_service_posts_chat_and_switches_spectators_on_both_stores(
     assert info.spectator_chat is False and info.seq == 4  # created, 2 chats, the switch
     chat = await service.store.recent_events(table_id, "chat", 50)
     assert [(e.seat, e.payload["channel"]) for e in chat] == [(0, "table"), (None, "spectators")]
+
+
+async def test_a_match_with_chat_in_it_still_exports_its_record(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
+    """Chat events sit between the moves of a match; the record (built from the stored
+    events, docs/record.md) is the match's alone."""
+    code, _ = await play_match_over_websockets(live, http, 2, random.Random(11), chat_every=3)
+    stored = read_events(live.database_url, code)
+    assert any(e["kind"] == "chat" for e in stored.values())
+    text = await http.get(f"/api/tables/{code}/record.txt")
+    data = await http.get(f"/api/tables/{code}/record.json")
+    assert text.status_code == 200 and data.status_code == 200
+    assert "nice one" not in text.text and "well_played" not in text.text
+    moves = sum(1 for e in stored.values() if e["kind"] == "move")
+    assert sum(len(r["moves"]) for r in data.json()["rounds"]) == moves
