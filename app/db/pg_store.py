@@ -152,43 +152,6 @@ def _event_params(events: list[EventRecord]) -> dict[str, Any]:
     return params
 
 
-def table_state(row: Any) -> TableState:
-    """A ``game_tables`` row (columns in ``_TABLE_COLS`` order) as a record."""
-    return TableState(
-        id=row[0],
-        code=row[1],
-        name=row[2],
-        players=row[3],
-        public=row[4],
-        status=row[5],
-        host_seat=row[6],
-        version=row[7],
-        seq=row[8],
-        match_number=row[9],
-        state=row[10],
-        rematch_votes=list(row[11] or []),
-        ready=list(row[12] or []),
-        round_over_at=row[13],
-        created_at=row[14],
-        history=row[15],
-        commitment=row[16],
-        deal_seed=row[17],
-        spectator_chat=bool(row[18]),
-    )
-
-
-def _event(row: Any) -> EventRecord:
-    return EventRecord(
-        seq=row[0],
-        kind=row[1],
-        seat=row[2],
-        player_id=row[3],
-        move_id=row[4],
-        match_number=row[5],
-        payload=row[6],
-    )
-
-
 class PgStore:
     """The :class:`~app.db.store.Store` on PostgreSQL. At most ``size`` connections; callers
     beyond that wait in memory, in order."""
@@ -286,7 +249,7 @@ class PgStore:
             row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
+        return TableState.from_row(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
 
     @retried_once
     async def table_id(self, code: str) -> int | None:
@@ -327,7 +290,7 @@ class PgStore:
             row = await (await conn.execute(_LOAD_NOW, (table_id,))).fetchone()
             if row is None:
                 return None
-            table = table_state(row)
+            table = TableState.from_row(row)
             events: list[EventRecord] = []
             if 0 <= table.seq - since <= limit:
                 cur = await conn.execute(
@@ -335,7 +298,7 @@ class PgStore:
                     " ORDER BY seq",
                     (table_id, since),
                 )
-                events = [_event(r) for r in await cur.fetchall()]
+                events = [EventRecord.from_row(r) for r in await cur.fetchall()]
         players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
         return Catchup(table, players, events)
 
@@ -346,7 +309,7 @@ class PgStore:
                 " AND match_number = %s ORDER BY seq",
                 (table_id, match_number),
             )
-            return [_event(r) for r in await cur.fetchall()]
+            return [EventRecord.from_row(r) for r in await cur.fetchall()]
 
     @retried_once
     async def recent_events(self, table_id: int, kind: str, limit: int) -> list[EventRecord]:
@@ -357,7 +320,7 @@ class PgStore:
                 (table_id, kind, limit),
             )
             rows = await cur.fetchall()
-        return [_event(r) for r in reversed(rows)]
+        return [EventRecord.from_row(r) for r in reversed(rows)]
 
     @retried_once
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
@@ -378,7 +341,7 @@ class PgStore:
                 (limit,),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(table_state(r), int(r[19])) for r in rows]
+        return [LobbyRow(TableState.from_row(r), int(r[19])) for r in rows]
 
     @retried_once
     async def round_over_tables(self) -> list[TableState]:
@@ -388,7 +351,7 @@ class PgStore:
                 " WHERE status = 'playing' AND round_over_at IS NOT NULL"
             )
             rows = await cur.fetchall()
-        return [table_state(r) for r in rows]
+        return [TableState.from_row(r) for r in rows]
 
     # -- the one write -----------------------------------------------------------------
     @retried_once

@@ -8,12 +8,17 @@ never leave the server unprojected.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from app.engine import Match
 
 Json = dict[str, Any]
+
+
+def _utc(at: datetime | None) -> datetime | None:
+    """Timestamps as aware UTC (SQLite gives them back naive)."""
+    return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
 
 
 class TableStatus:
@@ -55,6 +60,31 @@ class TableState:
     #: whether spectators may chat (the host turns it off and on; docs/protocol.md)
     spectator_chat: bool = True
 
+    @classmethod
+    def from_row(cls, row: Any) -> TableState:
+        """A ``game_tables`` row, columns in the stores' order (``TABLE_COLUMNS``)."""
+        return cls(
+            id=row[0],
+            code=row[1],
+            name=row[2],
+            players=row[3],
+            public=bool(row[4]),
+            status=row[5],
+            host_seat=row[6],
+            version=row[7],
+            seq=row[8],
+            match_number=row[9],
+            state=row[10],
+            rematch_votes=list(row[11] or []),
+            ready=list(row[12] or []),
+            round_over_at=_utc(row[13]),
+            created_at=_utc(row[14]),
+            history=row[15],
+            commitment=row[16],
+            deal_seed=row[17],
+            spectator_chat=bool(row[18]),
+        )
+
     def match(self) -> Match | None:
         """The match as stored (its finished rounds included when they were read)."""
         if self.state is None:
@@ -90,6 +120,20 @@ class EventRecord:
     move_id: str | None = None
     match_number: int = 0
     player_id: int | None = None
+
+    @classmethod
+    def from_row(cls, row: Any) -> EventRecord:
+        """A ``table_events`` row: seq, kind, seat, player_id, move_id, match_number,
+        payload."""
+        return cls(
+            seq=row[0],
+            kind=row[1],
+            seat=row[2],
+            player_id=row[3],
+            move_id=row[4],
+            match_number=row[5],
+            payload=row[6],
+        )
 
     def resolved_player_id(self) -> int | None:
         """The player's id as written (after the write assigned new players' ids)."""

@@ -70,46 +70,6 @@ def _cols(*, history: bool) -> list[Any]:
 _EVENT_COLS = ("seq", "kind", "seat", "player_id", "move_id", "match_number", "payload")
 
 
-def _aware(at: datetime | None) -> datetime | None:
-    return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
-
-
-def _table_state(row: Any) -> TableState:
-    return TableState(
-        id=row[0],
-        code=row[1],
-        name=row[2],
-        players=row[3],
-        public=bool(row[4]),
-        status=row[5],
-        host_seat=row[6],
-        version=row[7],
-        seq=row[8],
-        match_number=row[9],
-        state=row[10],
-        rematch_votes=list(row[11] or []),
-        ready=list(row[12] or []),
-        round_over_at=_aware(row[13]),
-        created_at=_aware(row[14]),
-        history=row[15],
-        commitment=row[16],
-        deal_seed=row[17],
-        spectator_chat=bool(row[18]),
-    )
-
-
-def _event(r: Any) -> EventRecord:
-    return EventRecord(
-        seq=r[0],
-        kind=r[1],
-        seat=r[2],
-        player_id=r[3],
-        move_id=r[4],
-        match_number=r[5],
-        payload=r[6],
-    )
-
-
 def _columns(t: TableState, history: list[Any] | None = None) -> dict[str, Any]:
     extra = {} if history is None else {"history": history}
     return extra | {
@@ -162,7 +122,7 @@ class SqliteStore:
             ).first()
             if row is None:
                 return None
-            return _table_state(row), await self._players(conn, table_id)
+            return TableState.from_row(row), await self._players(conn, table_id)
 
         result: tuple[TableState, list[PlayerState]] | None = await self._read(run)
         return result
@@ -208,7 +168,7 @@ class SqliteStore:
                 ).first()
                 if row is None:
                     return None
-                table = _table_state(row)
+                table = TableState.from_row(row)
                 events: list[EventRecord] = []
                 if 0 <= table.seq - since <= limit:
                     rows = (
@@ -218,7 +178,7 @@ class SqliteStore:
                             .order_by(E.c.seq)
                         )
                     ).all()
-                    events = [_event(r) for r in rows]
+                    events = [EventRecord.from_row(r) for r in rows]
                 return Catchup(table, await self._players(conn, table_id), events)
 
         result: Catchup | None = await self._read(run)
@@ -233,18 +193,7 @@ class SqliteStore:
                     .order_by(E.c.seq)
                 )
             ).all()
-            return [
-                EventRecord(
-                    seq=r[0],
-                    kind=r[1],
-                    seat=r[2],
-                    player_id=r[3],
-                    move_id=r[4],
-                    match_number=r[5],
-                    payload=r[6],
-                )
-                for r in rows
-            ]
+            return [EventRecord.from_row(r) for r in rows]
 
         result: list[EventRecord] = await self._read(run)
         return result
@@ -267,7 +216,7 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [_event(r) for r in reversed(rows)]
+            return [EventRecord.from_row(r) for r in reversed(rows)]
 
         result: list[EventRecord] = await self._read(run)
         return result
@@ -287,7 +236,7 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [LobbyRow(_table_state(r), int(r[19])) for r in rows]
+            return [LobbyRow(TableState.from_row(r), int(r[19])) for r in rows]
 
         result: list[LobbyRow] = await self._read(run)
         return result
@@ -301,7 +250,7 @@ class SqliteStore:
                     )
                 )
             ).all()
-            return [_table_state(r) for r in rows]
+            return [TableState.from_row(r) for r in rows]
 
         result: list[TableState] = await self._read(run)
         return result

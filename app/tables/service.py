@@ -374,15 +374,7 @@ class TableService:
         return Identity(table_id, norm or code, player.seat, player.id)
 
     async def _load(self, table_id: int) -> TableChange:
-        try:
-            loaded = await self.store.load(table_id)
-        except Unavailable:
-            raise unavailable() from None
-        if loaded is None:
-            raise not_found()
-        table, players = loaded
-        match = table.match()
-        return TableChange(table, players, match, old_version=table.version)
+        return await self.writer.load(table_id)
 
     async def info(self, code: str) -> TableInfo:
         """Public table info."""

@@ -130,28 +130,25 @@ class Writer:
             return result, tx
         raise TableError("unavailable", "could not allocate a table code", 503)
 
+    async def load(self, table_id: int) -> TableChange:
+        """The table as stored, ready to be decided on (``not_found``, ``unavailable``)."""
+        try:
+            loaded = await self.store.load(table_id)
+        except Unavailable:
+            raise unavailable() from None
+        if loaded is None:
+            raise not_found()
+        table, players = loaded
+        match = table.match()
+        table.state = table.history = None  # the Match holds them from here on
+        return _change_of(table, players, match)
+
     async def _begin(
         self, table_id: int, hot: tuple[TableState, list[PlayerState], Match | None] | None
     ) -> TableChange:
         if hot is None:
-            try:
-                loaded = await self.store.load(table_id)
-            except Unavailable:
-                raise unavailable() from None
-            if loaded is None:
-                raise not_found()
-            table, players = loaded
-            match = table.match()
-            table.state = table.history = None  # the Match holds them from here on
-        else:
-            table, players, match = hot
-        return TableChange(
-            table,
-            players,
-            match,
-            old_version=table.version,
-            history_len=len(match.history) if match else 0,
-        )
+            return await self.load(table_id)
+        return _change_of(*hot)
 
     async def _write(self, tx: TableChange) -> bool:
         try:
@@ -202,3 +199,14 @@ class Writer:
         hot = self._hot.get(table_id)
         if hot is not None and (seq is None or seq > hot[0].seq):
             del self._hot[table_id]
+
+
+def _change_of(table: TableState, players: list[PlayerState], match: Match | None) -> TableChange:
+    """A change starting from this state (its version and its finished rounds noted)."""
+    return TableChange(
+        table,
+        players,
+        match,
+        old_version=table.version,
+        history_len=len(match.history) if match else 0,
+    )
