@@ -123,7 +123,7 @@ class LobbyEntry(BaseModel):
     code: str
     name: str
     players: int
-    status: Literal["waiting", "playing"]
+    status: Literal["waiting", "playing", "finished"]
     seats_taken: int
     scores: list[int]
     round: int | None

@@ -3,7 +3,7 @@ history, and the match record (text and JSON forms). Bodies are the models of :m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Path, Query, status
 from fastapi.responses import PlainTextResponse
@@ -49,8 +49,12 @@ async def create_table(body: CreateTable, service: ServiceDep) -> Joined:
 
 
 @router.get("", response_model=Lobby, responses={503: {"model": ErrorResponse}})
-async def lobby(service: ServiceDep) -> Lobby:
-    """Public tables waiting or in play, newest first."""
+async def lobby(service: ServiceDep, status: Literal["open", "finished"] = "open") -> Lobby:
+    """Public tables waiting or in play, those looking for players first (``status=open``,
+    the default), or public tables whose match is over, newest first
+    (``status=finished``: their replays)."""
+    if status == "finished":
+        return Lobby(tables=await service.finished_tables())
     return Lobby(tables=await service.lobby())
 
 

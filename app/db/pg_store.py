@@ -331,14 +331,15 @@ class PgStore:
             return {int(r[0]): int(r[1]) for r in await cur.fetchall()}
 
     @retried_once
-    async def lobby(self, limit: int) -> list[LobbyRow]:
+    async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
+        statuses = ["finished"] if finished else ["waiting", "playing"]
         async with self._conn() as conn:
             cur = await conn.execute(
                 f"SELECT {_TABLE_COLS_NOW},"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id)"
-                " FROM game_tables t WHERE t.public AND t.status IN ('waiting', 'playing')"
+                " FROM game_tables t WHERE t.public AND t.status = ANY(%s)"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
-                (limit,),
+                (statuses, limit),
             )
             rows = await cur.fetchall()
         return [LobbyRow(TableState.from_row(r), int(r[19])) for r in rows]

@@ -221,7 +221,10 @@ class SqliteStore:
         result: list[EventRecord] = await self._read(run)
         return result
 
-    async def lobby(self, limit: int) -> list[LobbyRow]:
+    async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
+        statuses = (
+            [TableStatus.FINISHED] if finished else [TableStatus.WAITING, TableStatus.PLAYING]
+        )
         taken = select(func.count()).select_from(P).where(P.c.table_id == T.c.id).scalar_subquery()
 
         async def run(conn: AsyncConnection) -> list[LobbyRow]:
@@ -230,7 +233,7 @@ class SqliteStore:
                     select(*_cols(history=False), taken)
                     .where(
                         T.c.public.is_(True),
-                        T.c.status.in_([TableStatus.WAITING, TableStatus.PLAYING]),
+                        T.c.status.in_(statuses),
                     )
                     .order_by(T.c.created_at.desc(), T.c.id.desc())
                     .limit(limit)

@@ -92,8 +92,9 @@ class Store(Protocol):
         a snapshot carries)."""
         ...
 
-    async def lobby(self, limit: int) -> list[LobbyRow]:
-        """Public tables waiting or in play, newest first."""
+    async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
+        """Public tables waiting or in play (``finished``: whose match is over), newest
+        first."""
         ...
 
     async def round_over_tables(self) -> list[TableState]:

@@ -19,7 +19,7 @@ from app.core.security import (
     new_token,
     normalise_code,
 )
-from app.db.records import EventRecord, PlayerState, PriorMove, TableStatus
+from app.db.records import EventRecord, LobbyRow, PlayerState, PriorMove, TableStatus
 from app.db.store import Store, Unavailable
 from app.engine import history_for
 from app.fairness import new_seed as os_seed
@@ -39,6 +39,7 @@ from app.tables.writer import Deliver, Writer
 #: lose a version race (two people joining different seats at once both get in)
 TABLE_ACTION_ATTEMPTS = 4
 LOBBY_LIMIT = 200
+FINISHED_LIMIT = 50
 
 
 @dataclass(slots=True)
@@ -394,6 +395,18 @@ class TableService:
             if r.table.status == TableStatus.WAITING and r.seats_taken < r.table.players
         ]
         rest = [r for r in rows if r not in looking]
+        return self._entries([*looking, *rest])
+
+    async def finished_tables(self, limit: int = FINISHED_LIMIT) -> list[LobbyEntry]:
+        """Public tables whose match is over, newest first: their records can be replayed
+        (``/t/<code>/replay``)."""
+        try:
+            rows = await self.store.lobby(limit, finished=True)
+        except Unavailable:
+            raise unavailable() from None
+        return self._entries(rows)
+
+    def _entries(self, rows: list[LobbyRow]) -> list[LobbyEntry]:
         return [
             LobbyEntry.model_validate(
                 lobby_entry(
@@ -403,7 +416,7 @@ class TableService:
                     spectators=self.spectators(r.table.id),
                 )
             )
-            for r in [*looking, *rest]
+            for r in rows
         ]
 
     async def history(self, code: str, token: str | None) -> History:

@@ -193,3 +193,9 @@ async def test_a_wrong_method_lists_every_allowed_one(http: httpx.AsyncClient) -
     r = await http.request("OPTIONS", "/api/tables")
     assert r.status_code == 405 and r.json()["detail"]["code"] == "method_not_allowed"
     assert {m.strip() for m in r.headers["allow"].split(",")} >= {"GET", "POST"}
+
+
+async def test_the_lobby_lists_open_or_finished_tables(http: httpx.AsyncClient) -> None:
+    assert (await http.get("/api/tables", params={"status": "finished"})).status_code == 200
+    r = await http.get("/api/tables", params={"status": "closed"})
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "invalid_request"

@@ -45,6 +45,10 @@ async def test_full_match_ends_and_rematch_starts_on_agreement(
     m, table = await current_match(service, code)
     assert table.status == "finished" and m.winner is not None
     assert max(m.scores) >= 61  # R24
+    # it leaves the lobby and is listed with the finished tables (their replays)
+    assert code not in {e.code for e in await service.lobby()}
+    finished = {e.code: e for e in await service.finished_tables()}
+    assert finished[code].status == "finished" and finished[code].scores == m.scores
     with pytest.raises(TableError) as err:
         await service.act(tid, tokens[0], "draw")
     assert err.value.code == "not_started"

@@ -32,6 +32,7 @@ async function call(method, path, body, token) {
 export const api = {
   createTable: (b) => call("POST", "/api/tables", b),
   lobby: () => call("GET", "/api/tables"),
+  finished: () => call("GET", "/api/tables?status=finished"),
   table: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}`),
   join: (code, name, seat) => call("POST", `/api/tables/${encodeURIComponent(code)}/join`, { name, seat }),
   seat: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seat`, { seat }, token),

@@ -111,6 +111,20 @@ export function renderHome(root, app) {
       lobbyEmpty.textContent = errorText(ex);
     }
   }
+  // Finished public tables: their matches can be replayed (/t/<code>/replay).
+  const finishedList = h("ul", { class: "finished", "data-testid": "finished-tables" });
+  async function loadFinished() {
+    try {
+      const data = await api.finished();
+      clear(finishedList);
+      for (const e of (data.tables || []).slice(0, 10)) {
+        finishedList.appendChild(h("li", { "data-testid": "finished-row", "data-code": e.code },
+          h("span", { text: e.name + " · " + e.scores.join(" : ") + " " }),
+          h("a", { href: "/t/" + e.code + "/replay", "data-testid": "finished-replay", text: t("replay_link") })));
+      }
+      if (!finishedList.children.length) finishedList.appendChild(h("li", { text: t("finished_empty") }));
+    } catch { /* the lobby shows the error */ }
+  }
   // The first screen: what the game looks like, and the ways in.
   let live = null;
   const watchBtn = h("button", { "data-testid": "hero-watch", onclick: () => {
@@ -133,8 +147,10 @@ export function renderHome(root, app) {
     h("section", { class: "card" }, h("h2", { text: t("home_create") }), form, err),
     h("section", { class: "card" }, h("h2", { text: t("join_by_code") }), joinForm,
       h("h2", { text: t("lobby") }), lobbyTable, lobbyEmpty,
-      h("button", { onclick: loadLobby, text: t("refresh") }))));
+      h("button", { onclick: loadLobby, text: t("refresh") }),
+      h("h2", { text: t("finished_tables") }), finishedList)));
   loadLobby();
+  loadFinished();
   const timer = setInterval(loadLobby, 5000);
   return () => clearInterval(timer);
 }
