@@ -46,7 +46,7 @@ async def run(url: str, tables: int, moves: int, deliver: bool) -> float:
         await hub.committed(c.table, c.players, c.match, c.events)
 
     svc = TableService(
-        store, next_round_seconds=0, rng=random.Random(1), deliver=to_hub if deliver else None
+        store, next_round_seconds=0, deliver=to_hub if deliver else None
     )
     rng = random.Random(2)
     seated = []

@@ -26,6 +26,18 @@ import orjson
 import psycopg
 from psycopg.types.json import set_json_loads
 
+from app.db.pg_sql import (
+    EVENT_COLS,
+    LOAD,
+    LOAD_NOW,
+    TABLE_COLS_NOW,
+    TABLE_SET,
+    WRITE_SQL,
+    dumps,
+    event_params,
+    one_statement_write,
+    table_params,
+)
 from app.db.records import (
     Catchup,
     Change,
@@ -65,91 +77,6 @@ def retried_once(
             return await method(store, *args, **kwargs)
 
     return run
-
-
-def dumps(obj: Any) -> str:
-    """JSON text for a JSONB parameter."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-_TABLE_COLS = (
-    "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
-    " rematch_votes, ready, round_over_at, created_at, history, commitment, deal_seed,"
-    " spectator_chat"
-)
-#: the same columns without the finished rounds and without the running round's secret
-#: seed (what delivery and the lobby need; only the write path's ``load`` reads the seed)
-_TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb").replace(
-    ", deal_seed", ", NULL::text"
-)
-_PLAYERS_JSON = (
-    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash)),"
-    " '[]'::json) FROM players p WHERE p.table_id = t.id)"
-)
-_LOAD = f"SELECT {_TABLE_COLS}, {_PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
-_LOAD_NOW = f"SELECT {_TABLE_COLS_NOW}, {_PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
-_EVENT_COLS = "seq, kind, seat, player_id, move_id, match_number, payload"
-_TABLE_SET = (
-    "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"
-    " match_number = %(match_number)s, state = %(state)s::jsonb,"
-    " rematch_votes = %(rematch_votes)s::jsonb, ready = %(ready)s::jsonb,"
-    " round_over_at = %(round_over_at)s, commitment = %(commitment)s,"
-    " deal_seed = %(deal_seed)s, spectator_chat = %(spectator_chat)s, updated_at = now()"
-)
-
-
-def _event_values(n: int) -> str:
-    return ", ".join(
-        f"(%(seq{i})s::int, %(kind{i})s::text, %(seat{i})s::int, %(pid{i})s::int,"
-        f" %(mid{i})s::text, %(mn{i})s::int, %(pl{i})s::jsonb)"
-        for i in range(n)
-    )
-
-
-def _one_statement_write(n: int, notify: bool, history: bool) -> str:
-    cols = ", ".join("v." + c for c in _EVENT_COLS.split(", "))
-    table_set = _TABLE_SET + (", history = %(history)s::jsonb" if history else "")
-    return (
-        f"WITH u AS (UPDATE game_tables SET version = version + 1, {table_set}"
-        " WHERE id = %(id)s AND version = %(version)s RETURNING id),"
-        f" e AS (INSERT INTO table_events (table_id, {_EVENT_COLS}, created_at)"
-        f" SELECT u.id, {cols}, now() FROM u, (VALUES {_event_values(n)}) AS v({_EVENT_COLS})"
-        " RETURNING 1)"
-        + (" SELECT pg_notify(%(channel)s, %(note)s) FROM u" if notify else " SELECT id FROM u")
-    )
-
-
-_WRITE_SQL: dict[tuple[int, bool, bool], str] = {}
-
-
-def _table_params(t: TableState) -> dict[str, Any]:
-    return {
-        "id": t.id,
-        "seq": t.seq,
-        "status": t.status,
-        "host_seat": t.host_seat,
-        "match_number": t.match_number,
-        "state": dumps(t.state),
-        "rematch_votes": dumps(t.rematch_votes),
-        "ready": dumps(t.ready),
-        "round_over_at": t.round_over_at,
-        "commitment": t.commitment,
-        "deal_seed": t.deal_seed,
-        "spectator_chat": t.spectator_chat,
-    }
-
-
-def _event_params(events: list[EventRecord]) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for i, e in enumerate(events):
-        params[f"seq{i}"] = e.seq
-        params[f"kind{i}"] = e.kind
-        params[f"seat{i}"] = e.seat
-        params[f"pid{i}"] = e.resolved_player_id()
-        params[f"mid{i}"] = e.move_id
-        params[f"mn{i}"] = e.match_number
-        params[f"pl{i}"] = dumps(e.payload)
-    return params
 
 
 class PgStore:
@@ -246,7 +173,7 @@ class PgStore:
     @retried_once
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
         async with self._conn() as conn:
-            row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
+            row = await (await conn.execute(LOAD, (table_id,))).fetchone()
         if row is None:
             return None
         return TableState.from_row(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
@@ -287,14 +214,14 @@ class PgStore:
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         async with self._conn() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            row = await (await conn.execute(_LOAD_NOW, (table_id,))).fetchone()
+            row = await (await conn.execute(LOAD_NOW, (table_id,))).fetchone()
             if row is None:
                 return None
             table = TableState.from_row(row)
             events: list[EventRecord] = []
             if 0 <= table.seq - since <= limit:
                 cur = await conn.execute(
-                    f"SELECT {_EVENT_COLS} FROM table_events WHERE table_id = %s AND seq > %s"
+                    f"SELECT {EVENT_COLS} FROM table_events WHERE table_id = %s AND seq > %s"
                     " ORDER BY seq",
                     (table_id, since),
                 )
@@ -305,7 +232,7 @@ class PgStore:
     async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
         async with self._conn() as conn:
             cur = await conn.execute(
-                f"SELECT {_EVENT_COLS} FROM table_events WHERE table_id = %s"
+                f"SELECT {EVENT_COLS} FROM table_events WHERE table_id = %s"
                 " AND match_number = %s ORDER BY seq",
                 (table_id, match_number),
             )
@@ -315,7 +242,7 @@ class PgStore:
     async def recent_events(self, table_id: int, kind: str, limit: int) -> list[EventRecord]:
         async with self._conn() as conn:
             cur = await conn.execute(
-                f"SELECT {_EVENT_COLS} FROM table_events WHERE table_id = %s AND kind = %s"
+                f"SELECT {EVENT_COLS} FROM table_events WHERE table_id = %s AND kind = %s"
                 " ORDER BY seq DESC LIMIT %s",
                 (table_id, kind, limit),
             )
@@ -335,7 +262,7 @@ class PgStore:
         statuses = ["finished"] if finished else ["waiting", "playing"]
         async with self._conn() as conn:
             cur = await conn.execute(
-                f"SELECT {_TABLE_COLS_NOW},"
+                f"SELECT {TABLE_COLS_NOW},"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id)"
                 " FROM game_tables t WHERE t.public AND t.status = ANY(%s)"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
@@ -348,7 +275,7 @@ class PgStore:
     async def round_over_tables(self) -> list[TableState]:
         async with self._conn() as conn:
             cur = await conn.execute(
-                f"SELECT {_TABLE_COLS_NOW} FROM game_tables"
+                f"SELECT {TABLE_COLS_NOW} FROM game_tables"
                 " WHERE status = 'playing' AND round_over_at IS NOT NULL"
             )
             rows = await cur.fetchall()
@@ -376,11 +303,11 @@ class PgStore:
 
     async def _write_one_statement(self, change: Change) -> bool:
         key = (len(change.events), self.notify_in_transaction, change.history is not None)
-        sql = _WRITE_SQL.get(key)
+        sql = WRITE_SQL.get(key)
         if sql is None:
-            sql = _WRITE_SQL[key] = _one_statement_write(*key)
-        params = _table_params(change.table)
-        params.update(_event_params(change.events))
+            sql = WRITE_SQL[key] = one_statement_write(*key)
+        params = table_params(change.table)
+        params.update(event_params(change.events))
         params["version"] = change.old_version
         if change.history is not None:
             params["history"] = dumps(change.history)
@@ -404,7 +331,7 @@ class PgStore:
                         " %(commitment)s, %(deal_seed)s, %(history)s::jsonb,"
                         " %(spectator_chat)s, now(), now()) RETURNING id, created_at",
                         dict(
-                            _table_params(t),
+                            table_params(t),
                             code=t.code,
                             name=t.name,
                             players=t.players,
@@ -417,11 +344,11 @@ class PgStore:
                 t.id, t.created_at = int(row[0]), row[1]
             else:
                 cur = await conn.execute(
-                    f"UPDATE game_tables SET version = version + 1, {_TABLE_SET},"
+                    f"UPDATE game_tables SET version = version + 1, {TABLE_SET},"
                     " history = coalesce(%(history)s::jsonb, history)"
                     " WHERE id = %(id)s AND version = %(version)s",
                     dict(
-                        _table_params(t),
+                        table_params(t),
                         version=change.old_version,
                         history=None if change.history is None else dumps(change.history),
                     ),
@@ -444,7 +371,7 @@ class PgStore:
                 p.id = int(row[0])
             async with conn.cursor() as cur:
                 await cur.executemany(
-                    f"INSERT INTO table_events (table_id, {_EVENT_COLS}, created_at)"
+                    f"INSERT INTO table_events (table_id, {EVENT_COLS}, created_at)"
                     " VALUES (%s, %s, %s, %s, %s, %s, %s, %s::jsonb, now())",
                     [
                         (

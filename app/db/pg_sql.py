@@ -1,0 +1,97 @@
+"""The SQL of the PostgreSQL store: column lists, the one-statement write of a change
+(built once per shape and cached), and the parameters of a change. Only
+:mod:`app.db.pg_store` uses it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from app.db.records import EventRecord, TableState
+
+
+def dumps(obj: Any) -> str:
+    """JSON text for a JSONB parameter."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+TABLE_COLS = (
+    "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
+    " rematch_votes, ready, round_over_at, created_at, history, commitment, deal_seed,"
+    " spectator_chat"
+)
+#: the same columns without the finished rounds and without the running round's secret
+#: seed (what delivery and the lobby need; only the write path's ``load`` reads the seed)
+TABLE_COLS_NOW = TABLE_COLS.replace(", history", ", NULL::jsonb").replace(
+    ", deal_seed", ", NULL::text"
+)
+PLAYERS_JSON = (
+    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash)),"
+    " '[]'::json) FROM players p WHERE p.table_id = t.id)"
+)
+LOAD = f"SELECT {TABLE_COLS}, {PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
+LOAD_NOW = f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
+EVENT_COLS = "seq, kind, seat, player_id, move_id, match_number, payload"
+TABLE_SET = (
+    "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"
+    " match_number = %(match_number)s, state = %(state)s::jsonb,"
+    " rematch_votes = %(rematch_votes)s::jsonb, ready = %(ready)s::jsonb,"
+    " round_over_at = %(round_over_at)s, commitment = %(commitment)s,"
+    " deal_seed = %(deal_seed)s, spectator_chat = %(spectator_chat)s, updated_at = now()"
+)
+
+
+def _event_values(n: int) -> str:
+    return ", ".join(
+        f"(%(seq{i})s::int, %(kind{i})s::text, %(seat{i})s::int, %(pid{i})s::int,"
+        f" %(mid{i})s::text, %(mn{i})s::int, %(pl{i})s::jsonb)"
+        for i in range(n)
+    )
+
+
+def one_statement_write(n: int, notify: bool, history: bool) -> str:
+    cols = ", ".join("v." + c for c in EVENT_COLS.split(", "))
+    table_set = TABLE_SET + (", history = %(history)s::jsonb" if history else "")
+    return (
+        f"WITH u AS (UPDATE game_tables SET version = version + 1, {table_set}"
+        " WHERE id = %(id)s AND version = %(version)s RETURNING id),"
+        f" e AS (INSERT INTO table_events (table_id, {EVENT_COLS}, created_at)"
+        f" SELECT u.id, {cols}, now() FROM u, (VALUES {_event_values(n)}) AS v({EVENT_COLS})"
+        " RETURNING 1)"
+        + (" SELECT pg_notify(%(channel)s, %(note)s) FROM u" if notify else " SELECT id FROM u")
+    )
+
+
+WRITE_SQL: dict[tuple[int, bool, bool], str] = {}
+
+
+def table_params(t: TableState) -> dict[str, Any]:
+    return {
+        "id": t.id,
+        "seq": t.seq,
+        "status": t.status,
+        "host_seat": t.host_seat,
+        "match_number": t.match_number,
+        "state": dumps(t.state),
+        "rematch_votes": dumps(t.rematch_votes),
+        "ready": dumps(t.ready),
+        "round_over_at": t.round_over_at,
+        "commitment": t.commitment,
+        "deal_seed": t.deal_seed,
+        "spectator_chat": t.spectator_chat,
+    }
+
+
+def event_params(events: list[EventRecord]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for i, e in enumerate(events):
+        params[f"seq{i}"] = e.seq
+        params[f"kind{i}"] = e.kind
+        params[f"seat{i}"] = e.seat
+        params[f"pid{i}"] = e.resolved_player_id()
+        params[f"mid{i}"] = e.move_id
+        params[f"mn{i}"] = e.match_number
+        params[f"pl{i}"] = dumps(e.payload)
+    return params
