@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from app.core.locks import KeyedLocks
 from app.db.records import Catchup, EventRecord, PlayerState, TableState
@@ -36,9 +35,9 @@ from app.realtime.frames import (
     snapshot_frame,
     wire_view,
 )
+from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
-from app.realtime.presence import RemotePresence, encode_report
-from app.realtime.presence import decode as decode_presence
+from app.realtime.presence import RemotePresence
 from app.realtime.table_info import table_info
 
 log = logging.getLogger(__name__)
@@ -48,23 +47,8 @@ RESYNC_EVENT_LIMIT = 500
 #: a snapshot carries the table's last this many chat messages
 CHAT_IN_SNAPSHOT = 50
 
-Recipient = int | None
 
-
-@dataclass(eq=False)
-class Feed:
-    """What this process has sent on one table."""
-
-    table_id: int
-    conns: set[Connection] = field(default_factory=set)
-    seq: int = -1
-    views: dict[Recipient, Json | None] = field(default_factory=dict)
-    info: Json | None = None
-    match: Match | None = None
-    presence: tuple[list[int], int] | None = None  # the connected seats, spectators last sent
-
-
-class Hub:
+class Hub(PresenceMixin):
     """All sockets of this process, per table."""
 
     def __init__(
@@ -82,35 +66,6 @@ class Hub:
         #: other processes' sockets (PostgreSQL), and how to tell them about ours
         self.remote = remote
         self.publish = publish
-
-    def local_seats(self, table_id: int) -> set[int]:
-        """Seats with at least one open socket on this process."""
-        feed = self.feeds.get(table_id)
-        if feed is None:
-            return set()
-        return {c.seat for c in feed.conns if c.seat is not None}
-
-    def local_presence(self, table_id: int) -> tuple[set[int], int]:
-        """Seats with a socket on this process, and its spectator sockets, at a table."""
-        feed = self.feeds.get(table_id)
-        if feed is None:
-            return set(), 0
-        seats = {c.seat for c in feed.conns if c.seat is not None}
-        return seats, sum(1 for c in feed.conns if c.seat is None)
-
-    def spectator_count(self, table_id: int) -> int:
-        """Spectator sockets at a table on every process (as this process heard)."""
-        count = self.local_presence(table_id)[1]
-        if self.remote is not None:
-            count += self.remote.spectators(table_id)
-        return count
-
-    def connected_seats(self, table_id: int) -> list[int]:
-        """Seats with at least one open socket on any process (presence)."""
-        seats = self.local_seats(table_id)
-        if self.remote is not None:
-            seats |= self.remote.seats(table_id)
-        return sorted(seats)
 
     def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
         return table_info(
@@ -152,64 +107,6 @@ class Hub:
         feed.conns.discard(conn)
         if not feed.conns and self.feeds.get(feed.table_id) is feed:
             del self.feeds[feed.table_id]
-
-    def _presence_changed(self, table_id: int, force_to: Connection | None = None) -> None:
-        """Tell the table's sockets who is connected, if that changed (and ``force_to``)."""
-        feed = self.feeds.get(table_id)
-        if feed is None:
-            return
-        now = (self.connected_seats(table_id), self.spectator_count(table_id))
-        changed, feed.presence = now != feed.presence, now
-        text = encode({"type": "presence", "connected": now[0], "spectators": now[1]})
-        for c in feed.conns:
-            if changed or c is force_to:
-                c.put(text)
-
-    def _local_changed(self, table_id: int, before: tuple[set[int], int]) -> None:
-        """Tell the other processes when this process's seats or spectators at a table
-        changed."""
-        now = self.local_presence(table_id)
-        if now != before and self.publish is not None and self.remote is not None:
-            self.publish(encode_report(self.remote.process, table_id, sorted(now[0]), now[1]))
-
-    # -- presence reports of other processes (app/realtime/presence.py) ---------------------
-    def heard(self, payload: str) -> None:
-        """A presence report, question or goodbye from another process."""
-        if self.remote is None:
-            return
-        decoded = decode_presence(payload)
-        if decoded is None or decoded[0] == self.remote.process:
-            return
-        process, kind, rest, _ = decoded
-        if kind == "?":
-            if rest.isdigit() and self.publish is not None:
-                seats, watching = self.local_presence(int(rest))
-                if seats or watching:
-                    self.publish(
-                        encode_report(self.remote.process, int(rest), sorted(seats), watching)
-                    )
-        elif kind == "bye":
-            for gone in self.remote.forget_process(process):
-                self._presence_changed(gone)
-        else:
-            changed = self.remote.heard(payload)
-            if changed is not None:
-                self._presence_changed(changed)
-
-    def presence_heartbeat(self) -> None:
-        """Report every table with local seats again, and forget silent processes."""
-        if self.remote is None or self.publish is None:
-            return
-        for table_id in list(self.feeds):
-            seats, watching = self.local_presence(table_id)
-            if seats or watching:
-                self.publish(encode_report(self.remote.process, table_id, sorted(seats), watching))
-        for table_id in self.remote.expire():
-            self._presence_changed(table_id)
-
-    def goodbye(self) -> None:
-        if self.remote is not None and self.publish is not None:
-            self.publish(f"{self.remote.process}|bye|")
 
     async def resync(self, conn: Connection, last_seq: int | None) -> None:
         """Queue a fresh snapshot, with the events missed since ``last_seq`` if few."""
