@@ -48,7 +48,7 @@ async def create_table(body: CreateTable, service: ServiceDep) -> Joined:
     return await service.create(body.name, body.players, body.public, body.host_name)
 
 
-@router.get("", response_model=Lobby, responses={503: {"model": ErrorResponse}})
+@router.get("", response_model=Lobby, responses={c: {"model": ErrorResponse} for c in (422, 503)})
 async def lobby(service: ServiceDep, status: Literal["open", "finished"] = "open") -> Lobby:
     """Public tables waiting or in play, those looking for players first (``status=open``,
     the default), or public tables whose match is over, newest first
