@@ -199,3 +199,15 @@ async def test_the_lobby_lists_open_or_finished_tables(http: httpx.AsyncClient) 
     assert (await http.get("/api/tables", params={"status": "finished"})).status_code == 200
     r = await http.get("/api/tables", params={"status": "closed"})
     assert r.status_code == 422 and r.json()["detail"]["code"] == "invalid_request"
+
+
+async def test_openapi_documents_every_error_as_an_error_response(http: httpx.AsyncClient) -> None:
+    """What a 422 really looks like is what the schema says (not FastAPI's list shape)."""
+    spec = (await http.get("/openapi.json")).json()
+    assert "HTTPValidationError" not in json.dumps(spec["paths"])
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            for status, response in op.get("responses", {}).items():
+                if status.startswith(("4", "5")):
+                    ref = json.dumps(response)
+                    assert "ErrorResponse" in ref or "Health" in ref, (method, path, status)
