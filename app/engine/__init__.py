@@ -17,6 +17,7 @@ from .layout import Layout, award
 from .match import TARGET, Match, side_count, side_of, sides_seats
 from .moves import DRAW, PASS, Move, format_move, parse_move
 from .places import Place, format_place, parse_place
+from .position import layout_of, round_at
 from .round import Round, settlement_deduction
 from .tiles import ALL_TILES, Tile, format_tile, parse_tile
 from .views import history_for, layout_data, project_event, view_for
@@ -44,10 +45,12 @@ __all__ = [
     "format_tile",
     "history_for",
     "layout_data",
+    "layout_of",
     "parse_move",
     "parse_place",
     "parse_tile",
     "project_event",
+    "round_at",
     "settlement_deduction",
     "side_count",
     "side_of",
