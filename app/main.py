@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import client, health, routes_tables, ws
+from app.api import client, health, routes_bots, routes_tables, ws
 from app.api.errors import install_error_handlers
 from app.api.limits import BodySizeLimit
 from app.core.logging import setup_logging
@@ -24,6 +24,7 @@ from app.db.store import Store
 from app.realtime.hub import Hub
 from app.realtime.listener import PgListener
 from app.realtime.notifier import PgNotifier
+from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.service import TableService
 from app.tables.writer import Committed
 
@@ -76,6 +77,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             next_round_seconds=settings.next_round_seconds,
             deliver=deliver,
             presence=hub.connected_seats,
+            bot_settings=BotSettings(
+                delay_ms=delay_range(settings.bot_delay_ms),
+                hard_budget_ms=settings.bot_hard_budget_ms,
+                pool=settings.bot_pool,
+            ),
         )
         listener = PgListener(libpq_dsn(settings.database_url)) if postgres else None
         app.state.store = store
@@ -124,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(health.router)
     app.include_router(routes_tables.router)
+    app.include_router(routes_bots.router)
     app.include_router(ws.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

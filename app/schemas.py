@@ -65,12 +65,40 @@ class SeatRequest(_Request):
     seat: JsonInt = Field(ge=0, le=3, description="a seat, 0..players-1 (else 400 bad_seat)")
 
 
+class AddBot(_Request):
+    seat: JsonInt = Field(ge=0, le=3, description="an empty seat, or a computer player's seat")
+    level: str = Field(
+        max_length=16,
+        description="easy | medium | hard (docs/bots.md); anything else is 400 unknown_level",
+        examples=["medium"],
+    )
+
+
+class Practice(_Request):
+    players: Annotated[Literal[2, 3, 4], BeforeValidator(_integral)] = Field(
+        description="R2: two, three or four players (you and computer players)"
+    )
+    level: str = Field(
+        max_length=16,
+        description="the computer players' level: easy | medium | hard (else 400 unknown_level)",
+        examples=["medium"],
+    )
+    name: str = Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        description="your display name, 1-24 characters after stripping",
+    )
+
+
 # -- responses -----------------------------------------------------------------------------
 class SeatInfo(BaseModel):
     seat: int
     name: str | None
     side: int = Field(description="R2: the side (partnership at four players)")
     connected: bool
+    bot: Literal["easy", "medium", "hard"] | None = Field(
+        description="a computer player's level (docs/bots.md), null for a person or a free seat"
+    )
 
 
 class TableInfo(BaseModel):
@@ -110,6 +138,7 @@ class LobbyEntry(BaseModel):
     players: int
     status: Literal["waiting", "playing"]
     seats_taken: int
+    bots: int = Field(description="how many of the taken seats computer players hold")
     scores: list[int]
     round: int | None
     match: int

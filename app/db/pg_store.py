@@ -51,7 +51,7 @@ _TABLE_COLS = (
 #: the same columns without the finished rounds (what delivery and the lobby need)
 _TABLE_COLS_NOW = _TABLE_COLS.replace(", history", ", NULL::jsonb")
 _PLAYERS_JSON = (
-    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash)),"
+    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash, p.bot)),"
     " '[]'::json) FROM players p WHERE p.table_id = t.id)"
 )
 _LOAD = f"SELECT {_TABLE_COLS}, {_PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
@@ -136,6 +136,11 @@ def table_state(row: Any) -> TableState:
         created_at=row[14],
         history=row[15],
     )
+
+
+def _players(rows: Any) -> list[PlayerState]:
+    """The players of ``_PLAYERS_JSON``."""
+    return [PlayerState(p[0], p[1], p[2], p[3], p[4]) for p in rows]
 
 
 def _event(row: Any) -> EventRecord:
@@ -227,7 +232,7 @@ class PgStore:
             row = await (await conn.execute(_LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return table_state(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
+        return table_state(row), _players(row[16])
 
     async def table_id(self, code: str) -> int | None:
         async with self._conn() as conn:
@@ -251,12 +256,12 @@ class PgStore:
         async with self._conn() as conn:
             row = await (
                 await conn.execute(
-                    "SELECT id, seat, name, token_hash FROM players"
+                    "SELECT id, seat, name, token_hash, bot FROM players"
                     " WHERE table_id = %s AND token_hash = %s",
                     (table_id, token_hash),
                 )
             ).fetchone()
-        return None if row is None else PlayerState(row[0], row[1], row[2], row[3])
+        return None if row is None else PlayerState(row[0], row[1], row[2], row[3], row[4])
 
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         async with self._conn() as conn, conn.transaction():
@@ -273,7 +278,7 @@ class PgStore:
                     (table_id, since),
                 )
                 events = [_event(r) for r in await cur.fetchall()]
-        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[16]]
+        players = _players(row[16])
         return Catchup(table, players, events)
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
@@ -287,13 +292,14 @@ class PgStore:
         async with self._conn() as conn:
             cur = await conn.execute(
                 f"SELECT {_TABLE_COLS_NOW},"
-                " (SELECT count(*) FROM players p WHERE p.table_id = t.id)"
+                " (SELECT count(*) FROM players p WHERE p.table_id = t.id),"
+                " (SELECT count(*) FROM players p WHERE p.table_id = t.id AND p.bot IS NOT NULL)"
                 " FROM game_tables t WHERE t.public AND t.status IN ('waiting', 'playing')"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
                 (limit,),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(table_state(r), int(r[16])) for r in rows]
+        return [LobbyRow(table_state(r), int(r[16]), int(r[17])) for r in rows]
 
     async def round_over_tables(self) -> list[TableState]:
         async with self._conn() as conn:
@@ -303,6 +309,16 @@ class PgStore:
             )
             rows = await cur.fetchall()
         return [table_state(r) for r in rows]
+
+    async def bot_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+        async with self._conn() as conn:
+            cur = await conn.execute(
+                f"SELECT {_TABLE_COLS_NOW}, {_PLAYERS_JSON} FROM game_tables t"
+                " WHERE t.status = 'playing' AND EXISTS"
+                " (SELECT 1 FROM players b WHERE b.table_id = t.id AND b.bot IS NOT NULL)"
+            )
+            rows = await cur.fetchall()
+        return [(table_state(r), _players(r[16])) for r in rows]
 
     # -- the one write -----------------------------------------------------------------
     async def write(self, change: Change) -> bool:
@@ -377,13 +393,15 @@ class PgStore:
             for p in change.removed:
                 await conn.execute("DELETE FROM players WHERE id = %s", (p.id,))
             for p in change.moved:
-                await conn.execute("UPDATE players SET seat = %s WHERE id = %s", (p.seat, p.id))
+                await conn.execute(
+                    "UPDATE players SET seat = %s, bot = %s WHERE id = %s", (p.seat, p.bot, p.id)
+                )
             for p in change.added:
                 row = await (
                     await conn.execute(
-                        "INSERT INTO players (table_id, seat, name, token_hash, created_at)"
-                        " VALUES (%s, %s, %s, %s, now()) RETURNING id",
-                        (t.id, p.seat, p.name, p.token_hash),
+                        "INSERT INTO players (table_id, seat, name, token_hash, bot, created_at)"
+                        " VALUES (%s, %s, %s, %s, %s, now()) RETURNING id",
+                        (t.id, p.seat, p.name, p.token_hash, p.bot),
                     )
                 ).fetchone()
                 assert row is not None

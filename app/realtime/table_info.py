@@ -67,6 +67,7 @@ def table_info(
                 "name": by_seat[s].name if s in by_seat else None,
                 "side": side_of(s, table.players),  # R2 partnerships, from the engine
                 "connected": s in online,
+                "bot": by_seat[s].bot if s in by_seat else None,  # a computer player's level
             }
             for s in range(table.players)
         ],
@@ -81,7 +82,7 @@ def table_info(
     }
 
 
-def lobby_entry(table: TableState, seats_taken: int, match: Match | None) -> Json:
+def lobby_entry(table: TableState, seats_taken: int, match: Match | None, bots: int = 0) -> Json:
     """One row of the lobby list (``LobbyEntry``)."""
     return {
         "code": table.code,
@@ -89,6 +90,7 @@ def lobby_entry(table: TableState, seats_taken: int, match: Match | None) -> Jso
         "players": table.players,
         "status": table.status,
         "seats_taken": seats_taken,
+        "bots": bots,
         "scores": list(match.scores) if match else [0] * side_count(table.players),
         "round": match.round_number if match else None,
         "match": table.match_number,

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from app.core.security import NAME_MAX, new_table_code, new_token, normalise_code
-from app.db.records import PriorMove, TableStatus
+from app.db.records import PlayerState, PriorMove, TableStatus
 from app.db.store import Store, Unavailable
 from app.engine import history_for
 from app.realtime.table_info import Json, lobby_entry, table_info
 from app.schemas import History, Joined, LobbyEntry, TableInfo
-from app.tables import play, rounds, seating
+from app.tables import bots, play, rounds, seating
+from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.errors import TableError, not_found, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
@@ -52,6 +53,7 @@ class TableService:
         rng: random.Random | None = None,
         deliver: Deliver | None = None,
         presence: Callable[[int], list[int]] | None = None,
+        bot_settings: BotSettings | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
@@ -59,6 +61,9 @@ class TableService:
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
         self.timers = Timers()
+        self.bot_turns = BotTurns(
+            self.timers, bot_settings or BotSettings(), self._load, self.play_bot, self.rng
+        )
 
     # -- plumbing ----------------------------------------------------------------------
     async def table_id(self, code: str) -> int:
@@ -96,12 +101,17 @@ class TableService:
             self._after_settled(tx)
 
         _, tx = await self.writer.change(table_id, run, attempts=TABLE_ACTION_ATTEMPTS)
+        self.bot_turns.after_commit(tx)
         return tx
 
     def _after_settled(self, tx: TableChange) -> None:
-        """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once."""
-        if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx) and tx.events:
+        """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once;
+        computer players are ready for the next round and vote for a rematch at once."""
+        if not tx.events:
+            return
+        if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx):
             rounds.deal_next(tx, self.rng)
+        bots.vote(tx, self.rng)
 
     # -- seating -----------------------------------------------------------------------
     async def create(self, name: str, players: int, public: bool, host_name: str) -> Joined:
@@ -143,6 +153,40 @@ class TableService:
             code, lambda tx: seating.kick(tx, tx.authenticate(token), seat)
         )
         return self.info_of(tx)
+
+    # -- computer players --------------------------------------------------------------
+    async def put_bot(self, code: str, token: str | None, seat: object, level: object) -> TableInfo:
+        """The host seats a computer player in an empty seat, or changes its level."""
+        tx = await self._table_action(
+            code, lambda tx: bots.put_bot(tx, tx.authenticate(token), seat, level)
+        )
+        return self.info_of(tx)
+
+    async def remove_bot(self, code: str, token: str | None, seat: object) -> TableInfo:
+        """The host removes the computer player in ``seat`` before the start."""
+        tx = await self._table_action(
+            code, lambda tx: bots.remove_bot(tx, tx.authenticate(token), seat)
+        )
+        return self.info_of(tx)
+
+    async def practice(self, players: int, level: object, name: str) -> Joined:
+        """A private table of ``players``: the caller at seat 0 (host), computer players
+        of ``level`` in the other seats, the match started — one transaction."""
+        bot_level = bots.level_of(level)
+        person = seating.checked_name(name, NAME_MAX)
+        table = seating.new_table("Practice", players, public=False)
+        token = new_token()
+
+        async def decide(tx: TableChange) -> None:
+            tx.table.match_number = 0  # (the decision is taken again if the code clashes)
+            seating.seat_host(tx, person, token)
+            for seat in range(1, players):
+                bots.add_bot(tx, seat, bot_level)
+            rounds.new_match(tx, "started", self.rng)
+
+        _, tx = await self.writer.create(table, decide, new_table_code)
+        self.bot_turns.after_commit(tx)
+        return Joined(code=tx.table.code, token=token, seat=0, table=self.info_of(tx))
 
     # -- matches and rounds ------------------------------------------------------------
     async def start(self, code: str, token: str | None) -> TableInfo:
@@ -194,10 +238,27 @@ class TableService:
         when it names the same move by the same seat, else ``move_id_reused``.
         """
         req = MoveRequest.parse(move, move_id, seq)
+        return await self._act(table_id, lambda tx: tx.authenticate(token), req)
+
+    async def play_bot(self, table_id: int, seat: int, move: str, move_id: str, seq: int) -> None:
+        """A computer player's move (app/tables/bot_turns.py): exactly the path of
+        :meth:`act`, for the bot in ``seat`` instead of a token's seat."""
+
+        def the_bot(tx: TableChange) -> PlayerState:
+            player = tx.player_at(seat)
+            if player is None or player.bot is None:
+                raise unauthorized()
+            return player
+
+        await self._act(table_id, the_bot, MoveRequest.parse(move, move_id, seq))
+
+    async def _act(
+        self, table_id: int, who: Callable[[TableChange], PlayerState], req: MoveRequest
+    ) -> MoveResult:
         player_seat: list[int] = []
 
         async def decide(tx: TableChange) -> MoveResult:
-            player = tx.authenticate(token)
+            player = who(tx)
             player_seat.append(player.seat)
             try:
                 result = play.play(tx, player, req)
@@ -222,6 +283,7 @@ class TableService:
             raise
         if not result.duplicate:
             self._schedule_deal(tx)
+            self.bot_turns.after_commit(tx)
         return result
 
     async def _prior(self, table_id: int, move_id: str) -> PriorMove | None:
@@ -258,20 +320,24 @@ class TableService:
         )
 
     async def resume_timers(self) -> None:
-        """After a (re)start: schedule the next deal for every table waiting on one."""
-        if self.next_round_seconds <= 0:
-            return
+        """After a (re)start: schedule the next deal for every table waiting on one, and
+        every pending computer player's turn."""
         try:
-            tables = await self.store.round_over_tables()
+            tables = await self.store.round_over_tables() if self.next_round_seconds > 0 else []
+            with_bots = await self.store.bot_tables()
         except Unavailable:
             raise unavailable() from None
         for t in tables:
             if t.state and t.round_over_at is not None:
                 self.schedule_next_round(t.id, int(t.state["round_number"]), t.round_over_at)
+        self.bot_turns.resume(
+            [TableChange(t, players, t.match(), old_version=t.version) for t, players in with_bots]
+        )
 
     async def close(self) -> None:
-        """Cancel pending timers (shutdown) and close the store."""
+        """Cancel pending timers (shutdown), stop the bots' pool, close the store."""
         await self.timers.close()
+        self.bot_turns.close()
         await self.store.close()
 
     # -- reading -----------------------------------------------------------------------
@@ -316,6 +382,7 @@ class TableService:
                     r.table,
                     r.seats_taken,
                     r.table.match(),
+                    r.bots,
                 )
             )
             for r in rows
