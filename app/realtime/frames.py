@@ -23,7 +23,17 @@ from app.realtime.table_info import utc_iso
 Json = dict[str, Any]
 
 #: fields a table (non-engine) event may carry to clients
-_TABLE_EVENT_FIELDS = ("type", "seat", "name", "from", "to", "match", "round", "starter")
+_TABLE_EVENT_FIELDS = (
+    "type",
+    "seat",
+    "name",
+    "from",
+    "to",
+    "match",
+    "round",
+    "starter",
+    "level",
+)
 #: view fields sent only in snapshots and ``description`` frames
 DESCRIPTION_FIELDS = ("description", "description_uk")
 #: view fields compared one level deeper when patching
