@@ -17,6 +17,10 @@ from app.core.security import NAME_MAX, TABLE_NAME_MAX
 
 Json = dict[str, Any]
 
+#: computer players' levels (app/bots LEVELS; the service answers 400 unknown_level to
+#: any other, so the schema lists them without pydantic refusing others with a 422)
+BOT_LEVELS = ("easy", "medium", "hard")
+
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -68,9 +72,8 @@ class SeatRequest(_Request):
 class AddBot(_Request):
     seat: JsonInt = Field(ge=0, le=3, description="an empty seat, or a computer player's seat")
     level: str = Field(
-        max_length=16,
         description="easy | medium | hard (docs/bots.md); anything else is 400 unknown_level",
-        examples=["medium"],
+        json_schema_extra={"enum": list(BOT_LEVELS)},
     )
 
 
@@ -79,9 +82,8 @@ class Practice(_Request):
         description="R2: two, three or four players (you and computer players)"
     )
     level: str = Field(
-        max_length=16,
         description="the computer players' level: easy | medium | hard (else 400 unknown_level)",
-        examples=["medium"],
+        json_schema_extra={"enum": list(BOT_LEVELS)},
     )
     name: str = Field(
         min_length=1,

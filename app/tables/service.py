@@ -321,15 +321,23 @@ class TableService:
 
     async def resume_timers(self) -> None:
         """After a (re)start: schedule the next deal for every table waiting on one, and
-        every pending computer player's turn."""
+        every pending computer player's turn (in the background, through outages)."""
+        self.timers.at(0, self._resume_bot_turns, "resuming bot turns")
+        if self.next_round_seconds <= 0:
+            return
         try:
-            tables = await self.store.round_over_tables() if self.next_round_seconds > 0 else []
-            with_bots = await self.store.bot_tables()
+            tables = await self.store.round_over_tables()
         except Unavailable:
             raise unavailable() from None
         for t in tables:
             if t.state and t.round_over_at is not None:
                 self.schedule_next_round(t.id, int(t.state["round_number"]), t.round_over_at)
+
+    async def _resume_bot_turns(self) -> None:
+        try:
+            with_bots = await self.store.bot_tables()
+        except Unavailable:
+            raise unavailable() from None
         self.bot_turns.resume(
             [TableChange(t, players, t.match(), old_version=t.version) for t, players in with_bots]
         )
