@@ -39,6 +39,10 @@ export const api = {
   kick: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/kick`, { seat }, token),
   start: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/start`, undefined, token),
   rematch: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/rematch`, undefined, token),
+  // computer players (static/js/ui/bots.js)
+  practice: (b) => call("POST", "/api/practice", b),
+  putBot: (code, seat, level, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/bots`, { seat, level }, token),
+  removeBot: (code, seat, token) => call("DELETE", `/api/tables/${encodeURIComponent(code)}/bots/${seat}`, undefined, token),
 };
 
 const TKEY = (code) => "fiveup.seat." + String(code).toUpperCase();

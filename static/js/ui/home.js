@@ -3,6 +3,7 @@ import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, saveSeat, loadName, saveName } from "../net/api.js";
 import { errorText } from "./errors.js";
+import { practiceCard } from "./bots.js";
 
 export function renderHome(root, app) {
   clear(root);
@@ -64,7 +65,7 @@ export function renderHome(root, app) {
           h("td", {}, h("strong", { text: e.name }), " ", h("small", { text: e.code })),
           h("td", {}, h("span", { class: "badge " + e.status, text: status }),
             e.round ? h("small", { text: " " + t("round_n", { n: e.round }) }) : null),
-          h("td", { text: `${e.seats_taken}/${e.players}` }),
+          h("td", { text: `${e.seats_taken}/${e.players}` + (e.bots ? " · 🤖 " + t("n_computers", { n: e.bots }) : "") }),
           h("td", { text: (e.scores || []).join(" : ") }),
           h("td", { class: "actions" },
             e.status === "waiting" && !full
@@ -82,6 +83,7 @@ export function renderHome(root, app) {
   root.appendChild(h("p", { class: "tagline", text: t("tagline") }));
   root.appendChild(h("div", { class: "home" },
     h("section", { class: "card" }, h("h2", { text: t("home_create") }), form, err),
+    practiceCard(app),
     h("section", { class: "card" }, h("h2", { text: t("join_by_code") }), joinForm,
       h("h2", { text: t("lobby") }), lobbyTable, lobbyEmpty,
       h("button", { onclick: loadLobby, text: t("refresh") }))));

@@ -3,6 +3,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, loadName } from "../net/api.js";
 import * as S from "../state.js";
+import { botMark, botSeatControls } from "./bots.js";
 
 export function renderWaiting(root, ctx) {
   const { st, update, go, code, sitAt, httpAction, leave } = ctx;
@@ -36,7 +37,9 @@ export function renderWaiting(root, ctx) {
         " ", h("strong", { text: taken ? s.name : t("empty_seat") }),
         tb.host === s.seat ? h("small", { text: " (" + t("host") + ")" }) : null,
         mine === s.seat ? h("small", { text: " (" + t("you") + ")" }) : null),
-      taken && tb.status === "waiting" && mine !== null && tb.host === mine && s.seat !== mine
+      botMark(s),
+      botSeatControls(ctx, s),
+      taken && !s.bot && tb.status === "waiting" && mine !== null && tb.host === mine && s.seat !== mine
         ? h("button", {
           class: "small", "data-testid": "kick-" + s.seat,
           onclick: () => httpAction(() => api.kick(code, s.seat, st.token)), text: t("remove"),
