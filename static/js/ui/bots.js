@@ -14,13 +14,30 @@ function levelSelect(testid, value) {
     ...LEVELS.map((l) => h("option", { value: l, text: t("bot_level_" + l), selected: l === value })));
 }
 
-/** A seat's computer mark: a small robot label and "(computer · level)". */
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A small robot head (inline SVG: no icon font needed). */
+export function botIcon() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "bot-icon");
+  svg.setAttribute("aria-hidden", "true");
+  const parts = [["rect", { x: 2, y: 5, width: 12, height: 9, rx: 2 }], ["line", { x1: 8, y1: 5, x2: 8, y2: 2 }],
+    ["circle", { cx: 8, cy: 1.8, r: 1.2 }], ["circle", { cx: 5.5, cy: 9, r: 1.2, class: "eye" }],
+    ["circle", { cx: 10.5, cy: 9, r: 1.2, class: "eye" }], ["line", { x1: 5.5, y1: 12, x2: 10.5, y2: 12, class: "eye" }]];
+  for (const [tag, attrs] of parts) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    svg.appendChild(el);
+  }
+  return svg;
+}
+
+/** A seat's computer mark: a small robot icon and "(computer · level)". */
 export function botMark(seat) {
   if (!seat || !seat.bot) return null;
-  return h("small", { class: "bot-mark", "data-testid": "bot-mark-" + seat.seat, "data-bot": seat.bot,
-    title: t("bot_level_" + seat.bot) },
-  h("span", { class: "bot-icon", "aria-hidden": "true", text: "🤖" }),
-  " (" + t("computer") + " · " + t("bot_level_" + seat.bot) + ")");
+  return h("small", { class: "bot-mark", "data-testid": "bot-mark-" + seat.seat, "data-bot": seat.bot },
+    botIcon(), " (" + t("computer") + " · " + t("bot_level_" + seat.bot) + ")");
 }
 
 /** The home page card: players, strength, name → a started table against bots. */

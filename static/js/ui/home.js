@@ -65,7 +65,7 @@ export function renderHome(root, app) {
           h("td", {}, h("strong", { text: e.name }), " ", h("small", { text: e.code })),
           h("td", {}, h("span", { class: "badge " + e.status, text: status }),
             e.round ? h("small", { text: " " + t("round_n", { n: e.round }) }) : null),
-          h("td", { text: `${e.seats_taken}/${e.players}` + (e.bots ? " · 🤖 " + t("n_computers", { n: e.bots }) : "") }),
+          h("td", { text: `${e.seats_taken}/${e.players}` + (e.bots ? " · " + t("n_computers", { n: e.bots }) : "") }),
           h("td", { text: (e.scores || []).join(" : ") }),
           h("td", { class: "actions" },
             e.status === "waiting" && !full

@@ -7,6 +7,7 @@ import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } fr
 import { tallySvg } from "./tally.js";
 import { renderSettlement } from "./settlement.js";
 import * as S from "../state.js";
+import { botIcon } from "./bots.js";
 
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
 
@@ -131,6 +132,7 @@ export function renderPlay(root, ctx) {
   }
 
   function presenceDot(seat) {
+    if (st.table && st.table.seats[seat] && st.table.seats[seat].bot) return botIcon(); // a computer: no socket
     const on = isConnected(seat);
     return h("span", { class: "presence" + (on ? " on" : ""), "data-connected": on ? "1" : "0", title: on ? t("conn_open") : t("conn_closed") });
   }

@@ -33,7 +33,7 @@ export function renderWaiting(root, ctx) {
     },
       h("div", { class: "meta", text: t("seat_n", { n: s.seat + 1 }) + (n === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       h("div", { class: "name" },
-        h("span", { class: "presence" + (taken && isConnected(s.seat) ? " on" : ""), "data-connected": taken && isConnected(s.seat) ? "1" : "0" }),
+        s.bot ? null : h("span", { class: "presence" + (taken && isConnected(s.seat) ? " on" : ""), "data-connected": taken && isConnected(s.seat) ? "1" : "0" }),
         " ", h("strong", { text: taken ? s.name : t("empty_seat") }),
         tb.host === s.seat ? h("small", { text: " (" + t("host") + ")" }) : null,
         mine === s.seat ? h("small", { text: " (" + t("you") + ")" }) : null),
