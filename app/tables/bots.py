@@ -24,7 +24,7 @@ import secrets
 
 from app.bots import LEVELS, Level
 from app.db.records import PlayerState, TableStatus
-from app.tables import rounds
+from app.tables import rounds, seating
 from app.tables.change import TableChange
 from app.tables.errors import TableError
 
@@ -91,6 +91,16 @@ def add_bot(tx: TableChange, seat: int, level: Level) -> PlayerState:
         player=player,
     )
     return player
+
+
+def seat_practice(tx: TableChange, name: str, token: str, level: Level, rng: random.Random) -> None:
+    """A new practice table: the person at seat 0 (host), bots of ``level`` in every
+    other seat, the match dealt (R5–R7) — ``created``, ``bot_added``…, ``started``."""
+    tx.table.match_number = 0  # (the writer decides again if the drawn code clashes)
+    seating.seat_host(tx, name, token)
+    for seat in range(1, tx.table.players):
+        add_bot(tx, seat, level)
+    rounds.new_match(tx, "started", rng)
 
 
 def remove_bot(tx: TableChange, host: PlayerState, seat: object) -> None:

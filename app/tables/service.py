@@ -178,11 +178,7 @@ class TableService:
         token = new_token()
 
         async def decide(tx: TableChange) -> None:
-            tx.table.match_number = 0  # (the decision is taken again if the code clashes)
-            seating.seat_host(tx, person, token)
-            for seat in range(1, players):
-                bots.add_bot(tx, seat, bot_level)
-            rounds.new_match(tx, "started", self.rng)
+            bots.seat_practice(tx, person, token, bot_level, self.rng)
 
         _, tx = await self.writer.create(table, decide, new_table_code)
         self.bot_turns.after_commit(tx)
