@@ -37,6 +37,7 @@ import os
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -117,6 +118,8 @@ class BotTurns:
         self._pending: set[tuple[int, int]] = set()
         self._hard_waiting = 0
         self._pool: Executor | None = None
+        #: the budgets the latest hard turns were given (for logs, benchmarks, tests)
+        self.hard_budgets: deque[float] = deque(maxlen=256)
 
     def after_commit(self, tx: TableChange) -> None:
         """Schedule the bot's turn if a bot is to move after this commit."""
@@ -171,6 +174,8 @@ class BotTurns:
             budget = shrunk_budget(
                 self.settings.hard_budget_ms, pool=self.settings.pool, waiting=self._hard_waiting
             )
+            if hard:
+                self.hard_budgets.append(budget)
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._executor(), think, level, view, seed, budget)
         finally:

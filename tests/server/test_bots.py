@@ -169,3 +169,32 @@ def _moved_past(svc: TableService, code: str, seq: int) -> object:
         return table.seq > seq
 
     return pred
+
+
+async def test_many_waiting_hard_turns_get_a_smaller_budget(service: TableService) -> None:
+    """Under load bots play weaker, not later: with more hard turns waiting than pool
+    workers, each is given a share of the budget (docs/bots.md, "In the server")."""
+    svc = TableService(
+        service.store,
+        next_round_seconds=0,
+        bot_settings=BotSettings(hard_budget_ms=200, pool=1),
+    )
+    for _ in range(40):  # a table whose bot starts (R7: by lot): its turn is alone
+        first = await svc.practice(2, "hard", "Solo")
+        m, _ = await current_match(svc, first.code)
+        if m.turn == 1 or svc.bot_turns.hard_budgets:
+            break
+    await _until(lambda: _bot_thought(svc, 1))
+    assert svc.bot_turns.hard_budgets[0] == 200.0  # alone: the whole budget
+    # eight tables whose bots are all to move at once (R7: the starter by lot)
+    await asyncio.gather(*(svc.practice(4, "hard", f"P{i}") for i in range(8)))
+    await _until(lambda: _bot_thought(svc, 6))
+    assert min(svc.bot_turns.hard_budgets) < 200.0
+    assert min(svc.bot_turns.hard_budgets) >= 10.0  # never under the floor
+    assert first.table.status == "playing"
+    await svc.timers.close()
+    svc.bot_turns.close()
+
+
+async def _bot_thought(svc: TableService, n: int) -> bool:
+    return len(svc.bot_turns.hard_budgets) >= n
