@@ -122,8 +122,13 @@ class BotTurns:
         self.hard_budgets: deque[float] = deque(maxlen=256)
 
     def after_commit(self, tx: TableChange) -> None:
-        """Schedule the bot's turn if a bot is to move after this commit."""
-        if tx.events and bot_to_move(tx) is not None:
+        """Schedule the bot's turn if a bot is to move after this commit (and start the
+        pool when a thinking bot sits down, so its first turn does not wait for it)."""
+        if not tx.events:
+            return
+        if self._pool is None and any(p.bot in ("medium", "hard") for p in tx.players):
+            self._executor().submit(int)  # spawn the workers now, off the first turn
+        if bot_to_move(tx) is not None:
             self.schedule(tx.table.id, tx.table.seq)
 
     def schedule(self, table_id: int, seq: int) -> None:
