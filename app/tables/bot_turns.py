@@ -88,9 +88,9 @@ def think(level: Level, view: SeatView, seed: int, budget_ms: float) -> str:
     return choose_move(level, view, random.Random(seed), budget_ms=budget_ms)
 
 
-def _exit_with_parent() -> None:
-    """Pool worker initializer: exit when the server process is gone (even SIGKILLed)."""
-    parent = os.getppid()
+def _exit_with_parent(parent: int) -> None:
+    """Pool worker initializer: exit when the server process ``parent`` is gone (even
+    SIGKILLed, even before this worker finished starting)."""
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -193,6 +193,7 @@ class BotTurns:
                 max_workers=self.settings.pool,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
