@@ -191,3 +191,49 @@ async def test_two_processes_resuming_the_same_bot_turn_play_it_once(pg_url: str
     finally:
         a.kill()
         b.kill()
+
+
+async def test_bot_routes_answer_as_documented(http: httpx.AsyncClient) -> None:
+    """docs/protocol.md: POST/DELETE /api/tables/{code}/bots and POST /api/practice,
+    their results and error codes, over real HTTP."""
+    r = await http.post(
+        "/api/tables", json={"name": "B", "players": 3, "public": True, "host_name": "Host"}
+    )
+    code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['token']}"}
+    guest_r = await http.post(f"/api/tables/{code}/join", json={"name": "G", "seat": 1})
+    guest = {"Authorization": f"Bearer {guest_r.json()['token']}"}
+    bots = f"/api/tables/{code}/bots"
+
+    async def refused(resp: httpx.Response, status: int, err: str) -> None:
+        assert (resp.status_code, resp.json()["detail"]["code"]) == (status, err), resp.text
+
+    await refused(
+        await http.post(bots, json={"seat": 2, "level": "x"}, headers=host), 400, "unknown_level"
+    )
+    await refused(
+        await http.post(bots, json={"seat": 2, "level": "easy"}, headers=guest), 403, "not_host"
+    )
+    await refused(
+        await http.post(bots, json={"seat": 1, "level": "easy"}, headers=host), 409, "seat_taken"
+    )
+    await refused(await http.post(bots, json={"seat": 2, "level": "easy"}), 401, "unauthorized")
+    await refused(await http.delete(f"{bots}/1", headers=host), 400, "bad_seat")
+    r = await http.post(bots, json={"seat": 2, "level": "hard"}, headers=host)
+    assert r.status_code == 200 and r.json()["seats"][2]["bot"] == "hard"
+    lobby = {e["code"]: e for e in (await http.get("/api/tables")).json()["tables"]}
+    assert lobby[code]["bots"] == 1 and lobby[code]["seats_taken"] == 3
+    r = await http.delete(f"{bots}/2", headers=host)
+    assert r.status_code == 200 and r.json()["seats"][2] == {
+        "seat": 2,
+        "name": None,
+        "side": 2,
+        "connected": False,
+        "bot": None,
+    }
+    await http.post(bots, json={"seat": 2, "level": "easy"}, headers=host)
+    assert (await http.post(f"/api/tables/{code}/start", headers=host)).status_code == 200
+    await refused(await http.delete(f"{bots}/2", headers=host), 409, "already_started")
+    r = await http.post("/api/practice", json={"players": 3, "level": "hardest", "name": "S"})
+    await refused(r, 400, "unknown_level")
+    r = await http.post("/api/practice", json={"players": 5, "level": "easy", "name": "S"})
+    await refused(r, 422, "invalid_request")
