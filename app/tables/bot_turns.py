@@ -158,7 +158,12 @@ class BotTurns:
             if tx.table.seq != seq or bot is None or tx.match is None:
                 return  # played already, here or elsewhere
             view = SeatView.from_view(view_for(tx.match, bot.seat))
-            move = await self._choose(level_of(bot.bot), view)
+            try:
+                move = await self._choose(level_of(bot.bot), view)
+            except Exception as exc:  # a broken pool, a bug in a bot: never stall a table
+                log.error("table %s: bot failed to think (%r); it plays at random", table_id, exc)
+                self.close()  # a fresh pool next time
+                move = think("easy", view, self._rng.getrandbits(64), 0)
             try:
                 await self._play(table_id, bot.seat, move, f"bot-{seq}", seq)
             except TableError as err:

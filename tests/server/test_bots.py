@@ -198,3 +198,38 @@ async def test_many_waiting_hard_turns_get_a_smaller_budget(service: TableServic
 
 async def _bot_thought(svc: TableService, n: int) -> bool:
     return len(svc.bot_turns.hard_budgets) >= n
+
+
+async def test_a_killed_pool_worker_never_stalls_a_table(service: TableService) -> None:
+    """A bot whose thinking fails (here: its pool worker SIGKILLed) plays a random legal
+    move instead, and the next turn gets a fresh pool."""
+    import os
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    svc = TableService(service.store, next_round_seconds=0, bot_settings=BotSettings(pool=1))
+    joined = await svc.practice(2, "medium", "Solo")
+    table_id = await svc.table_id(joined.code)
+    pool = svc.bot_turns._pool
+    assert isinstance(pool, ProcessPoolExecutor)
+    await asyncio.wrap_future(pool.submit(int))  # its worker is up
+    for pid in list(pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    rng = random.Random(2)
+    bot_moves = 0
+    for _ in range(200):
+        m, table = await current_match(svc, joined.code)
+        if m.turn == 0 and not m.round_over:
+            move = choose_move("easy", SeatView.from_view(view_for(m, 0)), rng)
+            await svc.act(table_id, joined.token, move, seq=table.seq)
+            continue
+        caught = await svc.store.catchup(table_id, 0, 1000)
+        assert caught is not None
+        bot_moves = sum(1 for e in caught.events if str(e.move_id).startswith("bot-"))
+        if bot_moves >= 4 or table.status != "playing":
+            break
+        await asyncio.sleep(0.05)
+    assert bot_moves >= 4 or table.status == "finished"
+    assert svc.bot_turns._pool is not pool  # replaced after the failure
+    await svc.timers.close()
+    svc.bot_turns.close()
