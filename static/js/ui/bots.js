@@ -9,6 +9,11 @@ import { errorText } from "./errors.js";
 
 export const LEVELS = ["easy", "medium", "hard"];
 
+// This module's styles, in a stylesheet of their own.
+if (!document.querySelector("link[data-bots-css]")) {
+  document.head.appendChild(h("link", { rel: "stylesheet", href: "/static/css/bots.css", "data-bots-css": "1" }));
+}
+
 function levelSelect(testid, value) {
   return h("select", { "data-testid": testid, "aria-label": t("bot_strength") },
     ...LEVELS.map((l) => h("option", { value: l, text: t("bot_level_" + l), selected: l === value })));

@@ -2,8 +2,8 @@
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, saveSeat, loadName, saveName } from "../net/api.js";
-import { errorText } from "./errors.js";
 import { practiceCard } from "./bots.js";
+import { errorText } from "./errors.js";
 
 export function renderHome(root, app) {
   clear(root);

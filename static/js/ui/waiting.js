@@ -1,9 +1,9 @@
 // The table before the start: seats around the table, partnerships, invite, start.
 import { h } from "../dom.js";
+import { botMark, botSeatControls } from "./bots.js";
 import { t } from "../i18n.js";
 import { api, loadName } from "../net/api.js";
 import * as S from "../state.js";
-import { botMark, botSeatControls } from "./bots.js";
 
 export function renderWaiting(root, ctx) {
   const { st, update, go, code, sitAt, httpAction, leave } = ctx;
