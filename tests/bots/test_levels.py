@@ -6,6 +6,7 @@ forced draws and must-play-the-drawn-tile (R17, R18) and passes (R19).
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 
@@ -98,3 +99,17 @@ def test_an_unknown_level_is_refused() -> None:
     view = SeatView.from_view(view_for(match, match.turn))
     with pytest.raises(ValueError, match="unknown level"):
         choose_move("expert", view, random.Random(1))  # type: ignore[arg-type]
+
+
+def test_a_seat_view_survives_pickling_for_a_process_pool() -> None:
+    match = Match.new(4, random.Random(6))
+    for _ in range(6):
+        seat = match.turn
+        assert seat is not None
+        match.play(seat, match.legal_moves(seat)[0])
+    view = SeatView.from_view(view_for(match, match.turn))
+    copy = pickle.loads(pickle.dumps(view))
+    assert copy == view
+    assert choose_move("hard", copy, random.Random(3), playouts=5) == choose_move(
+        "hard", view, random.Random(3), playouts=5
+    )
