@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import client, docs, health, routes_tables, ws
+from app.api import client, docs, health, routes_bots, routes_tables, ws
 from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
@@ -27,6 +27,7 @@ from app.realtime import presence
 from app.realtime.hub import Hub
 from app.realtime.listener import PgListener
 from app.realtime.notifier import PgNotifier
+from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.service import TableService
 from app.tables.writer import Committed
 
@@ -101,6 +102,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             deliver=deliver,
             presence=hub.connected_seats,
             spectators=hub.spectator_count,
+            bot_settings=BotSettings(
+                delay_ms=delay_range(settings.bot_delay_ms),
+                hard_budget_ms=settings.bot_hard_budget_ms,
+                pool=settings.bot_pool,
+            ),
         )
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
@@ -165,6 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.docs:
         app.include_router(docs.router)
     app.include_router(routes_tables.router)
+    app.include_router(routes_bots.router)
     app.include_router(ws.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

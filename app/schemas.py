@@ -17,6 +17,10 @@ from app.core.security import NAME_MAX, TABLE_NAME_MAX
 
 Json = dict[str, Any]
 
+#: computer players' levels (app/bots LEVELS; the service answers 400 unknown_level to
+#: any other, so the schema lists them without pydantic refusing others with a 422)
+BOT_LEVELS = ("easy", "medium", "hard")
+
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -73,12 +77,38 @@ class SeatRequest(_Request):
     seat: JsonInt = Field(ge=0, le=3, description="a seat, 0..players-1 (else 400 bad_seat)")
 
 
+class AddBot(_Request):
+    seat: JsonInt = Field(ge=0, le=3, description="an empty seat, or a computer player's seat")
+    level: str = Field(
+        description="easy | medium | hard (docs/bots.md); anything else is 400 unknown_level",
+        json_schema_extra={"enum": list(BOT_LEVELS)},
+    )
+
+
+class Practice(_Request):
+    players: Annotated[Literal[2, 3, 4], BeforeValidator(_integral)] = Field(
+        description="R2: two, three or four players (you and computer players)"
+    )
+    level: str = Field(
+        description="the computer players' level: easy | medium | hard (else 400 unknown_level)",
+        json_schema_extra={"enum": list(BOT_LEVELS)},
+    )
+    name: str = Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        description="your display name, 1-24 characters after stripping",
+    )
+
+
 # -- responses -----------------------------------------------------------------------------
 class SeatInfo(BaseModel):
     seat: int
     name: str | None
     side: int = Field(description="R2: the side (partnership at four players)")
     connected: bool
+    bot: Literal["easy", "medium", "hard"] | None = Field(
+        description="a computer player's level (docs/bots.md), null for a person or a free seat"
+    )
 
 
 class TableInfo(BaseModel):
@@ -125,6 +155,7 @@ class LobbyEntry(BaseModel):
     players: int
     status: Literal["waiting", "playing", "finished"]
     seats_taken: int
+    bots: int = Field(description="how many of the taken seats computer players hold")
     scores: list[int]
     round: int | None
     match: int

@@ -45,9 +45,7 @@ async def run(url: str, tables: int, moves: int, deliver: bool) -> float:
     async def to_hub(c: Committed) -> None:
         await hub.committed(c.table, c.players, c.match, c.events)
 
-    svc = TableService(
-        store, next_round_seconds=0, deliver=to_hub if deliver else None
-    )
+    svc = TableService(store, next_round_seconds=0, deliver=to_hub if deliver else None)
     rng = random.Random(2)
     seated = []
     for _ in range(tables):

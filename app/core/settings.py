@@ -101,6 +101,14 @@ class Settings(BaseSettings):
     max_header_bytes: int = Field(default=16384, ge=1024)
     #: serve the API documentation at /docs (from packaged files, never a CDN)
     docs: bool = True
+    #: computer players (docs/bots.md, "In the server"): the pause before a bot's move,
+    #: milliseconds, ``lo-hi`` (uniform) or one number (0 in tests)
+    bot_delay_ms: str = Field(default="600-1200", pattern=r"^\d{1,6}(-\d{1,6})?$")
+    #: ``hard``'s time budget per move, ms (0: a fixed 8 determinisations, no clock);
+    #: shrunk when more hard turns wait than there are workers
+    bot_hard_budget_ms: float = Field(default=300.0, ge=0, le=10000)
+    #: worker processes thinking for ``medium`` and ``hard`` bots, off the event loop
+    bot_pool: int = Field(default=1, ge=1, le=64)
 
 
 @lru_cache

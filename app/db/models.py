@@ -83,7 +83,8 @@ class TableRow(Base):
 
 
 class PlayerRow(Base):
-    """A seated player: display name and the SHA-256 of their seat token."""
+    """A seated player: display name, the SHA-256 of their seat token, and for a
+    computer player its level."""
 
     __tablename__ = "players"
 
@@ -92,6 +93,8 @@ class PlayerRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: a computer player's level (``easy``/``medium``/``hard``), NULL for a person
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_players_table_seat"),)

@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from app.db.records import EventRecord, TableState
+from app.db.records import EventRecord, PlayerState, TableState
 
 
 def dumps(obj: Any) -> str:
@@ -28,7 +28,7 @@ TABLE_COLS_NOW = TABLE_COLS.replace(", history", ", NULL::jsonb").replace(
     ", deal_seed", ", NULL::text"
 )
 PLAYERS_JSON = (
-    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash)),"
+    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash, p.bot)),"
     " '[]'::json) FROM players p WHERE p.table_id = t.id)"
 )
 LOAD = f"SELECT {TABLE_COLS}, {PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
@@ -95,3 +95,8 @@ def event_params(events: list[EventRecord]) -> dict[str, Any]:
         params[f"mn{i}"] = e.match_number
         params[f"pl{i}"] = dumps(e.payload)
     return params
+
+
+def players_of(rows: Any) -> list[PlayerState]:
+    """The players of ``PLAYERS_JSON``: id, seat, name, token hash, bot level."""
+    return [PlayerState(p[0], p[1], p[2], p[3], p[4]) for p in rows]

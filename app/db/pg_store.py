@@ -30,12 +30,14 @@ from app.db.pg_sql import (
     EVENT_COLS,
     LOAD,
     LOAD_NOW,
+    PLAYERS_JSON,
     TABLE_COLS_NOW,
     TABLE_SET,
     WRITE_SQL,
     dumps,
     event_params,
     one_statement_write,
+    players_of,
     table_params,
 )
 from app.db.records import (
@@ -176,7 +178,7 @@ class PgStore:
             row = await (await conn.execute(LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return TableState.from_row(row), [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
+        return TableState.from_row(row), players_of(row[19])
 
     @retried_once
     async def table_id(self, code: str) -> int | None:
@@ -203,12 +205,12 @@ class PgStore:
         async with self._conn() as conn:
             row = await (
                 await conn.execute(
-                    "SELECT id, seat, name, token_hash FROM players"
+                    "SELECT id, seat, name, token_hash, bot FROM players"
                     " WHERE table_id = %s AND token_hash = %s",
                     (table_id, token_hash),
                 )
             ).fetchone()
-        return None if row is None else PlayerState(row[0], row[1], row[2], row[3])
+        return None if row is None else PlayerState(row[0], row[1], row[2], row[3], row[4])
 
     @retried_once
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
@@ -226,7 +228,7 @@ class PgStore:
                     (table_id, since),
                 )
                 events = [EventRecord.from_row(r) for r in await cur.fetchall()]
-        players = [PlayerState(p[0], p[1], p[2], p[3]) for p in row[19]]
+        players = players_of(row[19])
         return Catchup(table, players, events)
 
     async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
@@ -263,13 +265,14 @@ class PgStore:
         async with self._conn() as conn:
             cur = await conn.execute(
                 f"SELECT {TABLE_COLS_NOW},"
-                " (SELECT count(*) FROM players p WHERE p.table_id = t.id)"
+                " (SELECT count(*) FROM players p WHERE p.table_id = t.id),"
+                " (SELECT count(*) FROM players p WHERE p.table_id = t.id AND p.bot IS NOT NULL)"
                 " FROM game_tables t WHERE t.public AND t.status = ANY(%s)"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
                 (statuses, limit),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(TableState.from_row(r), int(r[19])) for r in rows]
+        return [LobbyRow(TableState.from_row(r), int(r[19]), int(r[20])) for r in rows]
 
     @retried_once
     async def round_over_tables(self) -> list[TableState]:
@@ -280,6 +283,17 @@ class PgStore:
             )
             rows = await cur.fetchall()
         return [TableState.from_row(r) for r in rows]
+
+    @retried_once
+    async def bot_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+        async with self._conn() as conn:
+            cur = await conn.execute(
+                f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t"
+                " WHERE t.status = 'playing' AND EXISTS"
+                " (SELECT 1 FROM players b WHERE b.table_id = t.id AND b.bot IS NOT NULL)"
+            )
+            rows = await cur.fetchall()
+        return [(TableState.from_row(r), players_of(r[19])) for r in rows]
 
     # -- the one write -----------------------------------------------------------------
     @retried_once
@@ -358,13 +372,15 @@ class PgStore:
             for p in change.removed:
                 await conn.execute("DELETE FROM players WHERE id = %s", (p.id,))
             for p in change.moved:
-                await conn.execute("UPDATE players SET seat = %s WHERE id = %s", (p.seat, p.id))
+                await conn.execute(
+                    "UPDATE players SET seat = %s, bot = %s WHERE id = %s", (p.seat, p.bot, p.id)
+                )
             for p in change.added:
                 row = await (
                     await conn.execute(
-                        "INSERT INTO players (table_id, seat, name, token_hash, created_at)"
-                        " VALUES (%s, %s, %s, %s, now()) RETURNING id",
-                        (t.id, p.seat, p.name, p.token_hash),
+                        "INSERT INTO players (table_id, seat, name, token_hash, bot, created_at)"
+                        " VALUES (%s, %s, %s, %s, %s, now()) RETURNING id",
+                        (t.id, p.seat, p.name, p.token_hash, p.bot),
                     )
                 ).fetchone()
                 assert row is not None

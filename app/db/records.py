@@ -94,12 +94,14 @@ class TableState:
 
 @dataclass(slots=True)
 class PlayerState:
-    """A seated player. ``id`` is 0 until the player is first written."""
+    """A seated player. ``id`` is 0 until the player is first written. ``bot`` is a
+    computer player's level (docs/bots.md), None for a person."""
 
     id: int
     seat: int
     name: str
     token_hash: str
+    bot: str | None = None
 
 
 @dataclass(slots=True)
@@ -181,6 +183,8 @@ class LobbyRow:
 
     table: TableState
     seats_taken: int
+    #: seats held by computer players
+    bots: int = 0
 
 
 @dataclass(slots=True)

@@ -110,10 +110,12 @@ class SqliteStore:
     async def _players(self, conn: AsyncConnection, table_id: int) -> list[PlayerState]:
         rows = (
             await conn.execute(
-                select(P.c.id, P.c.seat, P.c.name, P.c.token_hash).where(P.c.table_id == table_id)
+                select(P.c.id, P.c.seat, P.c.name, P.c.token_hash, P.c.bot).where(
+                    P.c.table_id == table_id
+                )
             )
         ).all()
-        return [PlayerState(r[0], r[1], r[2], r[3]) for r in rows]
+        return [PlayerState(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
         async def run(conn: AsyncConnection) -> tuple[TableState, list[PlayerState]] | None:
@@ -151,14 +153,14 @@ class SqliteStore:
         async def run(conn: AsyncConnection) -> Any:
             return (
                 await conn.execute(
-                    select(P.c.id, P.c.seat, P.c.name, P.c.token_hash).where(
+                    select(P.c.id, P.c.seat, P.c.name, P.c.token_hash, P.c.bot).where(
                         P.c.table_id == table_id, P.c.token_hash == token_hash
                     )
                 )
             ).first()
 
         row = await self._read(run)
-        return None if row is None else PlayerState(row[0], row[1], row[2], row[3])
+        return None if row is None else PlayerState(row[0], row[1], row[2], row[3], row[4])
 
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         async def run(conn: AsyncConnection) -> Catchup | None:
@@ -226,11 +228,17 @@ class SqliteStore:
             [TableStatus.FINISHED] if finished else [TableStatus.WAITING, TableStatus.PLAYING]
         )
         taken = select(func.count()).select_from(P).where(P.c.table_id == T.c.id).scalar_subquery()
+        bots = (
+            select(func.count())
+            .select_from(P)
+            .where(P.c.table_id == T.c.id, P.c.bot.is_not(None))
+            .scalar_subquery()
+        )
 
         async def run(conn: AsyncConnection) -> list[LobbyRow]:
             rows = (
                 await conn.execute(
-                    select(*_cols(history=False), taken)
+                    select(*_cols(history=False), taken, bots)
                     .where(
                         T.c.public.is_(True),
                         T.c.status.in_(statuses),
@@ -239,7 +247,7 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [LobbyRow(TableState.from_row(r), int(r[19])) for r in rows]
+            return [LobbyRow(TableState.from_row(r), int(r[19]), int(r[20])) for r in rows]
 
         result: list[LobbyRow] = await self._read(run)
         return result
@@ -256,6 +264,20 @@ class SqliteStore:
             return [TableState.from_row(r) for r in rows]
 
         result: list[TableState] = await self._read(run)
+        return result
+
+    async def bot_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+        has_bot = select(P.c.id).where(P.c.table_id == T.c.id, P.c.bot.is_not(None)).exists()
+
+        async def run(conn: AsyncConnection) -> list[tuple[TableState, list[PlayerState]]]:
+            rows = (
+                await conn.execute(
+                    select(*_cols(history=False)).where(T.c.status == TableStatus.PLAYING, has_bot)
+                )
+            ).all()
+            return [(TableState.from_row(r), await self._players(conn, int(r[0]))) for r in rows]
+
+        result: list[tuple[TableState, list[PlayerState]]] = await self._read(run)
         return result
 
     async def write(self, change: Change) -> bool:
@@ -294,7 +316,9 @@ class SqliteStore:
                 for p in change.removed:
                     await conn.execute(delete(P).where(P.c.id == p.id))
                 for p in change.moved:
-                    await conn.execute(update(P).where(P.c.id == p.id).values(seat=p.seat))
+                    await conn.execute(
+                        update(P).where(P.c.id == p.id).values(seat=p.seat, bot=p.bot)
+                    )
                 for p in change.added:
                     res = await conn.execute(
                         insert(P).values(
@@ -302,6 +326,7 @@ class SqliteStore:
                             seat=p.seat,
                             name=p.name,
                             token_hash=p.token_hash,
+                            bot=p.bot,
                             created_at=now,
                         )
                     )

@@ -68,6 +68,7 @@ def table_info(
                 "name": by_seat[s].name if s in by_seat else None,
                 "side": side_of(s, table.players),  # R2 partnerships, from the engine
                 "connected": s in online,
+                "bot": by_seat[s].bot if s in by_seat else None,  # a computer player's level
             }
             for s in range(table.players)
         ],
@@ -86,7 +87,12 @@ def table_info(
 
 
 def lobby_entry(
-    table: TableState, seats_taken: int, match: Match | None, spectators: int = 0
+    table: TableState,
+    seats_taken: int,
+    match: Match | None,
+    *,
+    bots: int = 0,
+    spectators: int = 0,
 ) -> Json:
     """One row of the lobby list (``LobbyEntry``)."""
     return {
@@ -95,6 +101,7 @@ def lobby_entry(
         "players": table.players,
         "status": table.status,
         "seats_taken": seats_taken,
+        "bots": bots,
         "scores": list(match.scores) if match else [0] * side_count(table.players),
         "round": match.round_number if match else None,
         "match": table.match_number,

@@ -103,7 +103,8 @@ def change_seat(tx: TableChange, player: PlayerState, seat: object) -> None:
 
 
 def leave(tx: TableChange, player: PlayerState) -> None:
-    """Leave before the start; the token stops working, the host role passes on."""
+    """Leave before the start; the token stops working, the host role passes on (to a
+    person: when only computer players are left, the table closes)."""
     if tx.table.status != TableStatus.WAITING:
         raise TableError("already_started", "you cannot leave a match in play", 409)
     _remove(tx, player, "left")
@@ -132,9 +133,10 @@ def _remove(tx: TableChange, player: PlayerState, kind: str) -> None:
         seat=player.seat,
         player=player,
     )
+    people = [p for p in tx.players if p.bot is None]  # a computer player is never host
     if tx.table.host_seat == player.seat:
-        if tx.players:
-            tx.table.host_seat = min(p.seat for p in tx.players)
+        if people:
+            tx.table.host_seat = min(p.seat for p in people)
             tx.emit(
                 "host_changed",
                 {"type": "host_changed", "seat": tx.table.host_seat},

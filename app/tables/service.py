@@ -7,6 +7,7 @@ never checks a rule itself — the engine does.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,7 +28,8 @@ from app.realtime.table_info import Json, lobby_entry, table_info
 from app.records import Record, check
 from app.records.stored import events_of_record, match_from_events, record_from_events
 from app.schemas import History, Joined, LobbyEntry, TableInfo
-from app.tables import chat, play, rounds, seating
+from app.tables import bots, chat, play, rounds, seating
+from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import CHAT_KINDS, ChatRequest
 from app.tables.errors import TableError, not_found, unauthorized, unavailable
@@ -64,14 +66,20 @@ class TableService:
         deliver: Deliver | None = None,
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
+        bot_settings: BotSettings | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
         self.new_seed = new_seed  # R5/R7: a fresh seed per round from the OS CSPRNG
+        #: computer players' pauses and their own random choices (not the deal's)
+        self.rng = random.SystemRandom()
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
         self.timers = Timers()
+        self.bot_turns = BotTurns(
+            self.timers, bot_settings or BotSettings(), self._load, self.play_bot, self.rng
+        )
 
     # -- plumbing ----------------------------------------------------------------------
     async def table_id(self, code: str) -> int:
@@ -110,12 +118,17 @@ class TableService:
             self._after_settled(tx)
 
         _, tx = await self.writer.change(table_id, run, attempts=TABLE_ACTION_ATTEMPTS)
+        self.bot_turns.after_commit(tx)
         return tx
 
     def _after_settled(self, tx: TableChange) -> None:
-        """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once."""
-        if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx) and tx.events:
+        """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once;
+        computer players are ready for the next round and vote for a rematch at once."""
+        if not tx.events:
+            return
+        if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx):
             rounds.deal_next(tx, self.new_seed)
+        bots.vote(tx, self.new_seed)
 
     # -- seating -----------------------------------------------------------------------
     async def create(self, name: str, players: int, public: bool, host_name: str) -> Joined:
@@ -157,6 +170,36 @@ class TableService:
             code, lambda tx: seating.kick(tx, tx.authenticate(token), seat)
         )
         return self.info_of(tx)
+
+    # -- computer players --------------------------------------------------------------
+    async def put_bot(self, code: str, token: str | None, seat: object, level: object) -> TableInfo:
+        """The host seats a computer player in an empty seat, or changes its level."""
+        tx = await self._table_action(
+            code, lambda tx: bots.put_bot(tx, tx.authenticate(token), seat, level)
+        )
+        return self.info_of(tx)
+
+    async def remove_bot(self, code: str, token: str | None, seat: object) -> TableInfo:
+        """The host removes the computer player in ``seat`` before the start."""
+        tx = await self._table_action(
+            code, lambda tx: bots.remove_bot(tx, tx.authenticate(token), seat)
+        )
+        return self.info_of(tx)
+
+    async def practice(self, players: int, level: object, name: str) -> Joined:
+        """A private table of ``players``: the caller at seat 0 (host), computer players
+        of ``level`` in the other seats, the match started — one transaction."""
+        bot_level = bots.level_of(level)
+        person = seating.checked_name(name, NAME_MAX, default=seating.default_name(0))
+        table = seating.new_table("Practice", players, False, person)
+        token = new_token()
+
+        async def decide(tx: TableChange) -> None:
+            bots.seat_practice(tx, person, token, bot_level, self.new_seed)
+
+        _, tx = await self.writer.create(table, decide, new_table_code)
+        self.bot_turns.after_commit(tx)
+        return Joined(code=tx.table.code, token=token, seat=0, table=self.info_of(tx))
 
     # -- matches and rounds ------------------------------------------------------------
     async def start(self, code: str, token: str | None) -> TableInfo:
@@ -208,10 +251,27 @@ class TableService:
         when it names the same move by the same seat, else ``move_id_reused``.
         """
         req = MoveRequest.parse(move, move_id, seq)
+        return await self._act(table_id, lambda tx: tx.authenticate(token), req)
+
+    async def play_bot(self, table_id: int, seat: int, move: str, move_id: str, seq: int) -> None:
+        """A computer player's move (app/tables/bot_turns.py): exactly the path of
+        :meth:`act`, for the bot in ``seat`` instead of a token's seat."""
+
+        def the_bot(tx: TableChange) -> PlayerState:
+            player = tx.player_at(seat)
+            if player is None or player.bot is None:
+                raise unauthorized()
+            return player
+
+        await self._act(table_id, the_bot, MoveRequest.parse(move, move_id, seq))
+
+    async def _act(
+        self, table_id: int, who: Callable[[TableChange], PlayerState], req: MoveRequest
+    ) -> MoveResult:
         player_seat: list[int] = []
 
         async def decide(tx: TableChange) -> MoveResult:
-            player = tx.authenticate(token)
+            player = who(tx)
             player_seat.append(player.seat)
             move = req
             if (
@@ -243,6 +303,7 @@ class TableService:
             raise
         if not result.duplicate:
             self._schedule_deal(tx)
+            self.bot_turns.after_commit(tx)
         return result
 
     async def _prior(self, table_id: int, move_id: str) -> PriorMove | None:
@@ -308,7 +369,9 @@ class TableService:
         )
 
     async def resume_timers(self) -> None:
-        """After a (re)start: schedule the next deal for every table waiting on one."""
+        """After a (re)start: schedule the next deal for every table waiting on one, and
+        every pending computer player's turn (in the background, through outages)."""
+        self.timers.at(0, self._resume_bot_turns, "resuming bot turns")
         if self.next_round_seconds <= 0:
             return
         try:
@@ -319,9 +382,19 @@ class TableService:
             if t.state and t.round_over_at is not None:
                 self.schedule_next_round(t.id, int(t.state["round_number"]), t.round_over_at)
 
+    async def _resume_bot_turns(self) -> None:
+        try:
+            with_bots = await self.store.bot_tables()
+        except Unavailable:
+            raise unavailable() from None
+        self.bot_turns.resume(
+            [TableChange(t, players, t.match(), old_version=t.version) for t, players in with_bots]
+        )
+
     async def close(self) -> None:
-        """Cancel pending timers (shutdown) and close the store."""
+        """Cancel pending timers (shutdown), stop the bots' pool, close the store."""
         await self.timers.close()
+        self.bot_turns.close()
         await self.store.close()
 
     # -- records -----------------------------------------------------------------------
@@ -413,6 +486,7 @@ class TableService:
                     r.table,
                     r.seats_taken,
                     r.table.match(),
+                    bots=r.bots,
                     spectators=self.spectators(r.table.id),
                 )
             )

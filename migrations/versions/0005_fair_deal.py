@@ -1,7 +1,7 @@
 """the running round's deal commitment and secret seed
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-11-30 13:15:00
 
 Every round is dealt from a fresh secret seed (docs/fairness.md). The table keeps the
@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0005"
-down_revision: str | None = "0003"
+down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

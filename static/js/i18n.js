@@ -188,6 +188,22 @@ const DICT = {
   },
 };
 
+// Computer players (static/js/ui/bots.js).
+Object.assign(DICT.en, {
+  computer: "computer", play_computer: "Play against the computer", bot_strength: "Strength",
+  bot_level_easy: "easy", bot_level_medium: "medium", bot_level_hard: "hard", add_computer: "Add computer",
+  practice_note: "You against computer players: the match starts at once.",
+  n_computers: "{n} computers", n_computers_one: "{n} computer",
+  err_unknown_level: "Choose a strength: easy, medium or hard.",
+});
+Object.assign(DICT.uk, {
+  computer: "комп'ютер", play_computer: "Грати з комп'ютером", bot_strength: "Сила",
+  bot_level_easy: "легкий", bot_level_medium: "середній", bot_level_hard: "сильний", add_computer: "Додати комп'ютер",
+  practice_note: "Ви проти комп'ютерних гравців: партія починається одразу.",
+  n_computers: "{n} комп'ютерів", n_computers_one: "{n} комп'ютер", n_computers_few: "{n} комп'ютери", n_computers_many: "{n} комп'ютерів",
+  err_unknown_level: "Оберіть силу: легкий, середній або сильний.",
+});
+
 const KEY = "fiveup.lang";
 let lang = "en";
 try {

@@ -49,6 +49,7 @@ export function eventPatch(st, m) {
 
 export function seatName(st, seat) {
   const s = st.table && st.table.seats && st.table.seats[seat];
+  if (s && s.name && s.bot) return s.name + " (" + t("computer") + ")"; // a computer player
   return (s && s.name) || t("seat_n", { n: seat + 1 });
 }
 

@@ -71,6 +71,9 @@ def server(browser_db: str) -> Iterator[str]:
     env["FIVEUP_NEXT_ROUND_SECONDS"] = "900"
     env["FIVEUP_LOG_LEVEL"] = "WARNING"
     env["FIVEUP_RATE_LIMIT_ENABLED"] = "false"  # quotas: tests/server/test_quotas.py
+    # computer players move at once, and ``hard`` thinks briefly (docs/bots.md)
+    env["FIVEUP_BOT_DELAY_MS"] = "0"
+    env["FIVEUP_BOT_HARD_BUDGET_MS"] = "20"
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(

@@ -41,6 +41,10 @@ export const api = {
   start: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/start`, undefined, token),
   history: (code, token) => call("GET", `/api/tables/${encodeURIComponent(code)}/history`, undefined, token),
   rematch: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/rematch`, undefined, token),
+  // computer players (static/js/ui/bots.js)
+  practice: (b) => call("POST", "/api/practice", b),
+  putBot: (code, seat, level, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/bots`, { seat, level }, token),
+  removeBot: (code, seat, token) => call("DELETE", `/api/tables/${encodeURIComponent(code)}/bots/${seat}`, undefined, token),
 };
 
 const TKEY = (code) => "fiveup.seat." + String(code).toUpperCase();

@@ -2,6 +2,7 @@
 import { h, clear } from "../dom.js";
 import { t, getLang } from "../i18n.js";
 import { api, saveSeat, loadName, saveName } from "../net/api.js";
+import { practiceCard } from "./bots.js";
 import { errorText } from "./errors.js";
 import { nameHint, nameOk } from "./names.js";
 import { computeLayout } from "../board/layout.js";
@@ -98,7 +99,7 @@ export function renderHome(root, app) {
           h("td", {}, h("span", { class: "badge " + e.status, text: status }),
             e.status === "waiting" && !full ? h("small", { class: "looking", "data-testid": "lobby-looking", text: " " + t("looking_for", { n: e.players - e.seats_taken }) }) : null,
             e.round ? h("small", { text: " " + t("round_n", { n: e.round }) }) : null),
-          h("td", {}, `${e.seats_taken}/${e.players}`,
+          h("td", {}, `${e.seats_taken}/${e.players}` + (e.bots ? " · " + t("n_computers", { n: e.bots }) : ""),
             e.spectators ? h("small", { class: "watching", "data-testid": "lobby-spectators", text: " · " + t("spectators_n", { n: e.spectators }) }) : null),
           h("td", { text: (e.scores || []).join(" : ") }),
           h("td", { class: "actions" },
@@ -145,6 +146,7 @@ export function renderHome(root, app) {
   root.appendChild(hero);
   root.appendChild(h("div", { class: "home" },
     h("section", { class: "card" }, h("h2", { text: t("home_create") }), form, err),
+    practiceCard(app),
     h("section", { class: "card" }, h("h2", { text: t("join_by_code") }), joinForm,
       h("h2", { text: t("lobby") }), lobbyTable, lobbyEmpty,
       h("button", { onclick: loadLobby, text: t("refresh") }),

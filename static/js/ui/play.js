@@ -10,6 +10,7 @@ import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
 import { moveWords } from "./words.js";
 import { slideIn, dropIn, floatUp } from "./motion.js";
 import * as S from "../state.js";
+import { botIcon } from "./bots.js";
 
 let boardObserver = null; // re-fits the current board when its size changes
 // What was drawn last time (board tiles, hand), so only what is new moves.
@@ -261,6 +262,7 @@ export function renderPlay(root, ctx) {
   }
 
   function presenceDot(seat) {
+    if (st.table && st.table.seats[seat] && st.table.seats[seat].bot) return botIcon(); // a computer: no socket
     const on = isConnected(seat);
     return h("span", { class: "presence" + (on ? " on" : ""), "data-connected": on ? "1" : "0", title: on ? t("conn_open") : t("conn_closed") });
   }

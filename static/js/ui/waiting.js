@@ -1,5 +1,6 @@
 // The table before the start: seats around the table, partnerships, invite, start.
 import { h } from "../dom.js";
+import { botMark, botSeatControls } from "./bots.js";
 import { t } from "../i18n.js";
 import { api, loadName } from "../net/api.js";
 import * as S from "../state.js";
@@ -34,11 +35,13 @@ export function renderWaiting(root, ctx) {
     },
       h("div", { class: "meta", text: t("seat_n", { n: s.seat + 1 }) + (n === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       h("div", { class: "name" },
-        h("span", { class: "presence" + (taken && isConnected(s.seat) ? " on" : ""), "data-connected": taken && isConnected(s.seat) ? "1" : "0" }),
+        s.bot ? null : h("span", { class: "presence" + (taken && isConnected(s.seat) ? " on" : ""), "data-connected": taken && isConnected(s.seat) ? "1" : "0" }),
         " ", h("strong", { text: taken ? s.name : t("empty_seat") }),
         tb.host === s.seat ? h("small", { text: " (" + t("host") + ")" }) : null,
         mine === s.seat ? h("small", { text: " (" + t("you") + ")" }) : null),
-      taken && tb.status === "waiting" && mine !== null && tb.host === mine && s.seat !== mine
+      botMark(s),
+      botSeatControls(ctx, s),
+      taken && !s.bot && tb.status === "waiting" && mine !== null && tb.host === mine && s.seat !== mine
         ? h("button", {
           class: "small", "data-testid": "kick-" + s.seat,
           onclick: () => httpAction(() => api.kick(code, s.seat, st.token)), text: t("remove"),

@@ -1,0 +1,41 @@
+"""HTTP routes for computer players (docs/protocol.md, docs/bots.md): the host seats,
+changes or removes a bot before the start; one call makes a practice table against bots.
+Bodies are the models of :mod:`app.schemas`; errors are ``ErrorResponse``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Path, status
+
+from app.api.deps import ServiceDep, TokenDep
+from app.api.routes_tables import ERRORS, Code
+from app.schemas import AddBot, Joined, Practice, TableInfo
+
+router = APIRouter(prefix="/api", tags=["computer players"])
+
+Seat = Path(ge=0, le=3, description="the seat of a computer player, 0..players-1")
+
+
+@router.post("/tables/{code}/bots", response_model=TableInfo, responses=ERRORS)
+async def put_bot(
+    body: AddBot, service: ServiceDep, token: TokenDep, code: str = Code
+) -> TableInfo:
+    """The host seats a computer player of ``level`` in an empty seat before the start,
+    or changes the level of the computer player already in that seat."""
+    return await service.put_bot(code, token, body.seat, body.level)
+
+
+@router.delete("/tables/{code}/bots/{seat}", response_model=TableInfo, responses=ERRORS)
+async def remove_bot(
+    service: ServiceDep, token: TokenDep, code: str = Code, seat: int = Seat
+) -> TableInfo:
+    """The host removes the computer player in ``seat`` before the start."""
+    return await service.remove_bot(code, token, seat)
+
+
+@router.post(
+    "/practice", status_code=status.HTTP_201_CREATED, response_model=Joined, responses=ERRORS
+)
+async def practice(body: Practice, service: ServiceDep) -> Joined:
+    """Play against the computer: a private table with you at seat 0 and computer players
+    of ``level`` in every other seat, started at once."""
+    return await service.practice(body.players, body.level, body.name)

@@ -1,0 +1,210 @@
+"""Bot turns: when a computer player is to move, this process plays its move — after a
+human-looking delay, thinking off the event loop, through the same path as a person's
+move (:meth:`app.tables.service.TableService.play_bot`, the same decision as ``act``).
+
+- **Scheduling.** After every commit whose seat to move is a bot, the committing process
+  schedules that turn (:meth:`BotTurns.after_commit`) with :class:`~.timers.Timers`,
+  which retries through database outages. On start-up every table in play is checked
+  and its pending bot turn resumed (:meth:`BotTurns.resume`), so a killed process's
+  turn is played after a restart.
+- **Exactly once.** A turn is named by the table's seq when it became due: the move is
+  sent with ``seq`` (a move against an older state is ``stale``) and ``move_id =
+  bot-<seq>`` (unique per table in the database). However many processes try the same
+  turn, one commits; the others are refused and do nothing.
+- **Only the projection.** The bot sees ``view_for(match, seat)`` as a
+  :class:`~app.bots.SeatView`, nothing else (docs/bots.md).
+- **Off the loop, degrading first.** ``medium`` and ``hard`` think in a process pool
+  (``FIVEUP_BOT_POOL`` workers); ``hard`` gets ``FIVEUP_BOT_HARD_BUDGET_MS``, shrunk in
+  proportion when more hard turns wait than there are workers (never below
+  :data:`MIN_HARD_BUDGET_MS`): under load bots play weaker, people's moves are never
+  delayed by them.
+
+>>> delay_range("600-1200"), delay_range("0"), delay_range("250")
+((600, 1200), (0, 0), (250, 250))
+>>> shrunk_budget(300, pool=1, waiting=1), shrunk_budget(300, pool=1, waiting=3)
+(300.0, 100.0)
+>>> shrunk_budget(300, pool=2, waiting=100), shrunk_budget(0, pool=1, waiting=9)
+(10.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+import threading
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from app.bots import Level, SeatView, choose_move
+from app.engine import view_for
+from app.tables.bots import bot_to_move, level_of
+from app.tables.change import TableChange
+from app.tables.errors import TableError
+from app.tables.timers import Timers
+
+log = logging.getLogger(__name__)
+
+#: the least budget a loaded server gives ``hard`` (one determinisation at least)
+MIN_HARD_BUDGET_MS = 10.0
+#: refusals that mean the turn was played already (here or by another process)
+TURN_GONE = frozenset(
+    {"stale", "not_your_turn", "move_id_reused", "round_over", "match_over", "not_started"}
+)
+
+
+def delay_range(text: str) -> tuple[int, int]:
+    """``FIVEUP_BOT_DELAY_MS``: ``"lo-hi"`` (uniform) or one number, in milliseconds."""
+    lo, _, hi = text.partition("-")
+    a, b = int(lo), int(hi or lo)
+    return (min(a, b), max(a, b))
+
+
+def shrunk_budget(base_ms: float, *, pool: int, waiting: int) -> float:
+    """``hard``'s budget with ``waiting`` hard turns queued or thinking on ``pool``
+    workers: the base while each has a worker, else shared out (never under the floor)."""
+    if base_ms <= 0:
+        return 0.0
+    return float(max(MIN_HARD_BUDGET_MS, base_ms * pool / max(pool, waiting)))
+
+
+@dataclass(frozen=True, slots=True)
+class BotSettings:
+    """The bot settings of app/core/settings.py (docs/configuration.md)."""
+
+    delay_ms: tuple[int, int] = (0, 0)
+    hard_budget_ms: float = 0.0
+    pool: int = 1
+
+
+def think(level: Level, view: SeatView, seed: int, budget_ms: float) -> str:
+    """A bot's choice (run in a worker process): ``choose_move`` on the seat's view."""
+    return choose_move(level, view, random.Random(seed), budget_ms=budget_ms)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Pool worker initializer: exit when the server process ``parent`` is gone (even
+    SIGKILLed, even before this worker finished starting)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+Load = Callable[[int], Awaitable[TableChange]]
+Play = Callable[[int, int, str, str, int], Awaitable[object]]
+
+
+class BotTurns:
+    """This process's pending bot turns and the pool they think in."""
+
+    def __init__(
+        self, timers: Timers, settings: BotSettings, load: Load, play: Play, rng: random.Random
+    ) -> None:
+        self.timers = timers
+        self.settings = settings
+        self._load = load
+        self._play = play
+        self._rng = rng
+        self._pending: set[tuple[int, int]] = set()
+        self._hard_waiting = 0
+        self._pool: Executor | None = None
+        #: the budgets the latest hard turns were given (for logs, benchmarks, tests)
+        self.hard_budgets: deque[float] = deque(maxlen=256)
+
+    def after_commit(self, tx: TableChange) -> None:
+        """Schedule the bot's turn if a bot is to move after this commit (and start the
+        pool when a thinking bot sits down, so its first turn does not wait for it)."""
+        if not tx.events:
+            return
+        if self._pool is None and any(p.bot in ("medium", "hard") for p in tx.players):
+            self._executor().submit(int)  # spawn the workers now, off the first turn
+        if bot_to_move(tx) is not None:
+            self.schedule(tx.table.id, tx.table.seq)
+
+    def schedule(self, table_id: int, seq: int) -> None:
+        """Play the bot's turn due at ``seq`` after the delay (once per process)."""
+        if (table_id, seq) in self._pending:
+            return
+        self._pending.add((table_id, seq))
+        lo, hi = self.settings.delay_ms
+        delay = self._rng.uniform(lo, hi) / 1000 if hi > 0 else 0.0
+        self.timers.at(
+            delay, lambda: self._take_turn(table_id, seq), f"table {table_id}: bot turn at {seq}"
+        )
+
+    def resume(self, tables: list[TableChange]) -> int:
+        """After a (re)start: schedule every pending bot turn of these tables."""
+        due = 0
+        for tx in tables:
+            if bot_to_move(tx) is not None:
+                self.schedule(tx.table.id, tx.table.seq)
+                due += 1
+        return due
+
+    async def _take_turn(self, table_id: int, seq: int) -> None:
+        try:
+            tx = await self._load(table_id)
+            bot = bot_to_move(tx)
+            if tx.table.seq != seq or bot is None or tx.match is None:
+                return  # played already, here or elsewhere
+            view = SeatView.from_view(view_for(tx.match, bot.seat))
+            try:
+                move = await self._choose(level_of(bot.bot), view)
+            except Exception as exc:  # a broken pool, a bug in a bot: never stall a table
+                log.error("table %s: bot failed to think (%r); it plays at random", table_id, exc)
+                self.close()  # a fresh pool next time
+                move = think("easy", view, self._rng.getrandbits(64), 0)
+            try:
+                await self._play(table_id, bot.seat, move, f"bot-{seq}", seq)
+            except TableError as err:
+                if err.code not in TURN_GONE:
+                    raise
+                log.debug("table %s: bot turn at %s already played (%s)", table_id, seq, err.code)
+        finally:
+            self._pending.discard((table_id, seq))
+
+    async def _choose(self, level: Level, view: SeatView) -> str:
+        seed = self._rng.getrandbits(64)
+        if level == "easy":  # a random choice: nothing to take off the loop
+            return think(level, view, seed, 0)
+        hard = level == "hard"
+        if hard:
+            self._hard_waiting += 1
+        try:
+            budget = shrunk_budget(
+                self.settings.hard_budget_ms, pool=self.settings.pool, waiting=self._hard_waiting
+            )
+            if hard:
+                self.hard_budgets.append(budget)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor(), think, level, view, seed, budget)
+        finally:
+            if hard:
+                self._hard_waiting -= 1
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.settings.pool,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the pool (shutdown; pending turns resume at the next start)."""
+        if self._pool is not None:
+            with contextlib.suppress(Exception):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
