@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from app.core.security import (
@@ -18,22 +17,20 @@ from app.core.security import (
     clean_name,
     new_table_code,
     new_token,
-    normalise_code,
 )
-from app.db.records import EventRecord, LobbyRow, PlayerState, PriorMove, TableStatus
+from app.db.records import PlayerState, PriorMove, TableStatus
 from app.db.store import Store, Unavailable
-from app.engine import history_for
 from app.fairness import new_seed as os_seed
-from app.realtime.table_info import Json, lobby_entry, table_info
 from app.records import Record, check
-from app.records.stored import events_of_record, match_from_events, record_from_events
-from app.schemas import History, Joined, LobbyEntry, TableInfo
+from app.records.stored import events_of_record
+from app.schemas import Joined, TableInfo
 from app.tables import bots, chat, play, rounds, seating
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import CHAT_KINDS, ChatRequest
-from app.tables.errors import TableError, not_found, unauthorized, unavailable
+from app.tables.errors import TableError, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
+from app.tables.reads import Identity, TableReads
 from app.tables.timers import Timers
 from app.tables.writer import Deliver, Writer
 
@@ -44,17 +41,7 @@ LOBBY_LIMIT = 200
 FINISHED_LIMIT = 50
 
 
-@dataclass(slots=True)
-class Identity:
-    """Who is asking: the table and, with a valid token, the seat."""
-
-    table_id: int
-    code: str
-    seat: int | None
-    player_id: int | None
-
-
-class TableService:
+class TableService(TableReads):
     """Create/join/seat/start/act/rematch; timers for the next round."""
 
     def __init__(
@@ -82,32 +69,6 @@ class TableService:
         )
 
     # -- plumbing ----------------------------------------------------------------------
-    async def table_id(self, code: str) -> int:
-        norm = normalise_code(code) if isinstance(code, str) else None
-        if norm is None:
-            raise not_found()
-        try:
-            tid = await self.store.table_id(norm)
-        except Unavailable:
-            raise unavailable() from None
-        if tid is None:
-            raise not_found()
-        return tid
-
-    def info_of(self, tx: TableChange) -> TableInfo:
-        """The table info after a change (presence as this process sees it)."""
-        return TableInfo.model_validate(self._info(tx))
-
-    def _info(self, tx: TableChange) -> Json:
-        return table_info(
-            tx.table,
-            tx.players,
-            tx.match,
-            next_round_seconds=self.next_round_seconds,
-            connected=self.presence(tx.table.id),
-            spectators=self.spectators(tx.table.id),
-        )
-
     async def _table_action(
         self, code_or_id: str | int, decide: Callable[[TableChange], None]
     ) -> TableChange:
@@ -431,116 +392,6 @@ class TableService:
 
         _, tx = await self.writer.create(table, decide, new_table_code)
         return tx.table.code
-
-    # -- reading -----------------------------------------------------------------------
-    async def identify(self, code: str, token: str | None) -> Identity:
-        """Resolve a table code and optional token. Bad token → ``unauthorized``."""
-        norm = normalise_code(code) if isinstance(code, str) else None
-        table_id = await self.table_id(code)
-        if token is None:
-            return Identity(table_id, norm or code, None, None)
-        try:
-            player = await self.store.player_by_token(table_id, token_hash(token))
-        except Unavailable:
-            raise unavailable() from None
-        if player is None:
-            raise unauthorized()
-        return Identity(table_id, norm or code, player.seat, player.id)
-
-    async def _load(self, table_id: int) -> TableChange:
-        return await self.writer.load(table_id)
-
-    async def info(self, code: str) -> TableInfo:
-        """Public table info."""
-        return self.info_of(await self._load(await self.table_id(code)))
-
-    async def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
-        """Public tables waiting or in play: first those looking for players (waiting,
-        with a free seat), then the rest (in play, or waiting full), newest first in
-        each group. Finished and closed tables are not listed."""
-        try:
-            rows = await self.store.lobby(limit)
-        except Unavailable:
-            raise unavailable() from None
-        looking = [
-            r
-            for r in rows
-            if r.table.status == TableStatus.WAITING and r.seats_taken < r.table.players
-        ]
-        rest = [r for r in rows if r not in looking]
-        return self._entries([*looking, *rest])
-
-    async def finished_tables(self, limit: int = FINISHED_LIMIT) -> list[LobbyEntry]:
-        """Public tables whose match is over, newest first: their records can be replayed
-        (``/t/<code>/replay``)."""
-        try:
-            rows = await self.store.lobby(limit, finished=True)
-        except Unavailable:
-            raise unavailable() from None
-        return self._entries(rows)
-
-    def _entries(self, rows: list[LobbyRow]) -> list[LobbyEntry]:
-        return [
-            LobbyEntry.model_validate(
-                lobby_entry(
-                    r.table,
-                    r.seats_taken,
-                    r.table.match(),
-                    bots=r.bots,
-                    spectators=self.spectators(r.table.id),
-                )
-            )
-            for r in rows
-        ]
-
-    async def history(self, code: str, token: str | None) -> History:
-        """The current match's rounds, projected for the token's seat (or a spectator),
-        each with its deal commitment and, once settled, its revealed seed (R22)."""
-        ident = await self.identify(code, token)
-        tx = await self._load(ident.table_id)
-        rounds = history_for(tx.match, ident.seat) if tx.match else []
-        if rounds:
-            _, facts = match_from_events(
-                e.payload for e in await self._events(tx.table.id, tx.table.match_number)
-            )
-            for rnd in rounds:
-                number = rnd["round"]
-                seed = facts["seeds"].get(number)
-                rnd["commitment"] = facts["commitments"].get(number)
-                rnd["seed"] = seed.hex() if seed is not None and rnd["settlement"] else None
-        return History(
-            code=tx.table.code,
-            seq=tx.table.seq,
-            match=tx.table.match_number,
-            you=ident.seat,
-            rounds=rounds,
-        )
-
-    async def _events(self, table_id: int, match_number: int) -> list[EventRecord]:
-        try:
-            return await self.store.match_events(table_id, match_number)
-        except Unavailable:
-            raise unavailable() from None
-
-    async def record(self, code: str, match_number: int | None = None) -> Record:
-        """The record of a match at the table (the current one by default): its finished
-        rounds only, built from the stored events (docs/record.md). A running round never
-        appears, for anyone (R5)."""
-        tx = await self._load(await self.table_id(code))
-        number = tx.table.match_number if match_number is None else match_number
-        if not 0 <= number <= tx.table.match_number:  # an imported record may be match 0
-            raise TableError("no_record", "no such match has been played at this table", 404)
-        names = [p.name for p in sorted(tx.players, key=lambda p: p.seat)]
-        names += ["?"] * (tx.table.players - len(names))
-        record = record_from_events(
-            (e.payload for e in await self._events(tx.table.id, number)),
-            names,
-            code=tx.table.code,
-            match_number=number,
-        )
-        if record is None:
-            raise TableError("no_record", "no such match has been played at this table", 404)
-        return record
 
 
 __all__ = ["Identity", "MoveResult", "TableService", "TableStatus"]
