@@ -94,9 +94,7 @@ async def test_practice_table_starts_with_bots_that_play_and_vote(service: Table
     """One person and three bots: bots move by themselves; at each settled round the
     bots are ready at once (R21), so only the person's ``next_round`` is awaited; at
     the match's end they vote for a rematch (R24)."""
-    svc = TableService(
-        service.store, next_round_seconds=30, rng=random.Random(7), bot_settings=BotSettings()
-    )
+    svc = TableService(service.store, next_round_seconds=30, bot_settings=BotSettings())
     joined = await svc.practice(4, "medium", "Solo")
     info = joined.table.model_dump()
     assert joined.seat == 0 and info["status"] == "playing" and info["host"] == 0
