@@ -37,8 +37,6 @@ from app.tables.writer import Deliver, Writer
 #: table actions other than moves are re-decided on fresh state this often when they
 #: lose a version race (two people joining different seats at once both get in)
 TABLE_ACTION_ATTEMPTS = 4
-LOBBY_LIMIT = 200
-FINISHED_LIMIT = 50
 
 
 class TableService(TableReads):
