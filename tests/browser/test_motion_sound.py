@@ -69,17 +69,22 @@ def test_sounds_wait_for_interaction_and_mute_is_remembered(new_page) -> None:  
     ann, bob, eve = _game(new_page, reduce=True)
     pages = [ann, bob, eve]
     rng = random.Random(9)
-    # Play until a move scores (the spectator's pages asks for a sound then).
-    for _ in range(60):
+
+    # Play until the spectator's page has asked for a sound (a scoring move) and Ann's
+    # turn has come back after she clicked (the deal is random: either may come first).
+    def ann_heard_her_turn() -> bool:
+        sounds = ann.evaluate("window.__fiveupTest.sounds()")
+        return any(s["name"] == "turn" and s["played"] for s in sounds)
+
+    for _ in range(120):
         _play_some(pages, rng, 1)
         heard = eve.evaluate("window.__fiveupTest.sounds()")
-        if heard:
+        if heard and ann_heard_her_turn():
             break
     # The spectator has not touched the page: nothing has played for them.
     assert heard and not any(s["played"] for s in heard)
     # Ann (who clicked) heard her turn come.
-    ann_heard = ann.evaluate("window.__fiveupTest.sounds()")
-    assert any(s["name"] == "turn" and s["played"] for s in ann_heard)
+    assert ann_heard_her_turn()
     # Ann mutes; the choice survives a reload and nothing plays any more.
     ann.click("[data-testid=mute-toggle]")
     ann.wait_for_selector("[data-testid=mute-toggle][aria-pressed=true]")
