@@ -25,6 +25,11 @@ import psycopg
 
 from app.realtime.channel import CHANNEL
 
+#: payloads kept while the database is unreachable; older ones are dropped first (a lost
+#: commit note is caught up by ``Hub.reconcile``, a lost presence report by the next
+#: heartbeat), so an outage cannot grow this without bound
+MAX_PENDING = 10_000
+
 
 class PgNotifier:
     """Sends queued NOTIFY payloads in batches on a connection of its own (also used for
@@ -41,6 +46,8 @@ class PgNotifier:
     def send(self, payload: str) -> None:
         """Queue one payload (called right after a commit)."""
         self._pending.append(payload)
+        if len(self._pending) > MAX_PENDING:
+            del self._pending[: len(self._pending) - MAX_PENDING]
         if self._task is None:
             self._wake = asyncio.Event()
             self._task = asyncio.get_running_loop().create_task(self._run())
@@ -67,7 +74,7 @@ class PgNotifier:
                     except psycopg.Error:
                         await asyncio.sleep(delay)  # keep the batch: it must go out
                         delay = min(delay * 2, 5.0)
-                        batch += self._pending
+                        batch = (batch + self._pending)[-MAX_PENDING:]
                         self._pending = []
         finally:
             if self._conn is not None:
