@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     text,
     true,
 )
@@ -72,6 +73,15 @@ class TableRow(Base):
     round_over_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: whether spectators may chat (the host's switch)
     spectator_chat: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: the turn clock's preset (``none``/``relaxed``/``fast``, docs/protocol.md Clock)
+    clock: Mapped[str] = mapped_column(String(16), default="none", server_default="none")
+    #: when the seat to move runs out of time (clock tables; stored, so every process and
+    #: a restarted one fire at the same moment)
+    turn_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: each seat's remaining time bank this round, in seconds (clock presets with a bank)
+    banks: Mapped[list[float] | None] = mapped_column(JsonType, nullable=True)
+    #: the seat that resigned the current match (it ended by resignation), else NULL
+    resigned: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -95,6 +105,12 @@ class PlayerRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     #: a computer player's level (``easy``/``medium``/``hard``), NULL for a person
     bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: a person's seat played by the autopilot until its player comes back
+    autopilot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the autopilot's moves in a row for this seat (reset by its player's own move)
+    autopilot_moves: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: the SHA-256 of a "play on another device" link not used yet (docs/protocol.md)
+    link_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_players_table_seat"),)

@@ -20,7 +20,7 @@ def dumps(obj: Any) -> str:
 TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
     " rematch_votes, ready, round_over_at, created_at, history, commitment, deal_seed,"
-    " spectator_chat"
+    " spectator_chat, clock, turn_deadline, banks, resigned"
 )
 #: the same columns without the finished rounds and without the running round's secret
 #: seed (what delivery and the lobby need; only the write path's ``load`` reads the seed)
@@ -28,7 +28,8 @@ TABLE_COLS_NOW = TABLE_COLS.replace(", history", ", NULL::jsonb").replace(
     ", deal_seed", ", NULL::text"
 )
 PLAYERS_JSON = (
-    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash, p.bot)),"
+    "(SELECT coalesce(json_agg(json_build_array(p.id, p.seat, p.name, p.token_hash, p.bot,"
+    " p.autopilot, p.autopilot_moves, p.link_hash)),"
     " '[]'::json) FROM players p WHERE p.table_id = t.id)"
 )
 LOAD = f"SELECT {TABLE_COLS}, {PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
@@ -39,7 +40,8 @@ TABLE_SET = (
     " match_number = %(match_number)s, state = %(state)s::jsonb,"
     " rematch_votes = %(rematch_votes)s::jsonb, ready = %(ready)s::jsonb,"
     " round_over_at = %(round_over_at)s, commitment = %(commitment)s,"
-    " deal_seed = %(deal_seed)s, spectator_chat = %(spectator_chat)s, updated_at = now()"
+    " deal_seed = %(deal_seed)s, spectator_chat = %(spectator_chat)s, turn_deadline = %(turn_deadline)s,"
+    " banks = %(banks)s::jsonb, resigned = %(resigned)s, updated_at = now()"
 )
 
 
@@ -81,6 +83,9 @@ def table_params(t: TableState) -> dict[str, Any]:
         "commitment": t.commitment,
         "deal_seed": t.deal_seed,
         "spectator_chat": t.spectator_chat,
+        "turn_deadline": t.turn_deadline,
+        "banks": None if t.banks is None else dumps(t.banks),
+        "resigned": t.resigned,
     }
 
 
@@ -98,5 +103,5 @@ def event_params(events: list[EventRecord]) -> dict[str, Any]:
 
 
 def players_of(rows: Any) -> list[PlayerState]:
-    """The players of ``PLAYERS_JSON``: id, seat, name, token hash, bot level."""
-    return [PlayerState(p[0], p[1], p[2], p[3], p[4]) for p in rows]
+    """The players of ``PLAYERS_JSON`` (:data:`~app.db.records.PLAYER_COLUMNS`)."""
+    return [PlayerState.from_row(p) for p in rows]

@@ -41,6 +41,8 @@ from app.db.pg_sql import (
     table_params,
 )
 from app.db.records import (
+    AFTER_TABLE,
+    PLAYER_COLUMNS,
     Catchup,
     Change,
     EventRecord,
@@ -178,7 +180,7 @@ class PgStore:
             row = await (await conn.execute(LOAD, (table_id,))).fetchone()
         if row is None:
             return None
-        return TableState.from_row(row), players_of(row[19])
+        return TableState.from_row(row), players_of(row[AFTER_TABLE])
 
     @retried_once
     async def table_id(self, code: str) -> int | None:
@@ -205,12 +207,12 @@ class PgStore:
         async with self._conn() as conn:
             row = await (
                 await conn.execute(
-                    "SELECT id, seat, name, token_hash, bot FROM players"
+                    f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players"
                     " WHERE table_id = %s AND token_hash = %s",
                     (table_id, token_hash),
                 )
             ).fetchone()
-        return None if row is None else PlayerState(row[0], row[1], row[2], row[3], row[4])
+        return None if row is None else PlayerState.from_row(row)
 
     @retried_once
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
@@ -228,7 +230,7 @@ class PgStore:
                     (table_id, since),
                 )
                 events = [EventRecord.from_row(r) for r in await cur.fetchall()]
-        players = players_of(row[19])
+        players = players_of(row[AFTER_TABLE])
         return Catchup(table, players, events)
 
     async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
@@ -272,7 +274,10 @@ class PgStore:
                 (statuses, limit),
             )
             rows = await cur.fetchall()
-        return [LobbyRow(TableState.from_row(r), int(r[19]), int(r[20])) for r in rows]
+        return [
+            LobbyRow(TableState.from_row(r), int(r[AFTER_TABLE]), int(r[AFTER_TABLE + 1]))
+            for r in rows
+        ]
 
     @retried_once
     async def round_over_tables(self) -> list[TableState]:
@@ -293,7 +298,7 @@ class PgStore:
                 " (SELECT 1 FROM players b WHERE b.table_id = t.id AND b.bot IS NOT NULL)"
             )
             rows = await cur.fetchall()
-        return [(TableState.from_row(r), players_of(r[19])) for r in rows]
+        return [(TableState.from_row(r), players_of(r[AFTER_TABLE])) for r in rows]
 
     # -- the one write -----------------------------------------------------------------
     @retried_once
@@ -338,18 +343,21 @@ class PgStore:
                     await conn.execute(
                         "INSERT INTO game_tables (code, name, players, public, status, host_seat,"
                         " version, seq, match_number, state, rematch_votes, ready, round_over_at,"
-                        " commitment, deal_seed, history, spectator_chat, created_at, updated_at)"
+                        " commitment, deal_seed, history, spectator_chat, clock, turn_deadline, banks,"
+                        " resigned, created_at, updated_at)"
                         " VALUES (%(code)s, %(name)s, %(players)s, %(public)s, %(status)s,"
                         " %(host_seat)s, 1, %(seq)s, %(match_number)s, %(state)s::jsonb,"
                         " %(rematch_votes)s::jsonb, %(ready)s::jsonb, %(round_over_at)s,"
                         " %(commitment)s, %(deal_seed)s, %(history)s::jsonb,"
-                        " %(spectator_chat)s, now(), now()) RETURNING id, created_at",
+                        " %(spectator_chat)s, %(clock)s, %(turn_deadline)s, %(banks)s::jsonb,"
+                        " %(resigned)s, now(), now()) RETURNING id, created_at",
                         dict(
                             table_params(t),
                             code=t.code,
                             name=t.name,
                             players=t.players,
                             public=t.public,
+                            clock=t.clock,
                             history=None if change.history is None else dumps(change.history),
                         ),
                     )
@@ -373,14 +381,35 @@ class PgStore:
                 await conn.execute("DELETE FROM players WHERE id = %s", (p.id,))
             for p in change.moved:
                 await conn.execute(
-                    "UPDATE players SET seat = %s, bot = %s WHERE id = %s", (p.seat, p.bot, p.id)
+                    "UPDATE players SET seat = %s, name = %s, token_hash = %s, bot = %s,"
+                    " autopilot = %s, autopilot_moves = %s, link_hash = %s WHERE id = %s",
+                    (
+                        p.seat,
+                        p.name,
+                        p.token_hash,
+                        p.bot,
+                        p.autopilot,
+                        p.autopilot_moves,
+                        p.link_hash,
+                        p.id,
+                    ),
                 )
             for p in change.added:
                 row = await (
                     await conn.execute(
-                        "INSERT INTO players (table_id, seat, name, token_hash, bot, created_at)"
-                        " VALUES (%s, %s, %s, %s, %s, now()) RETURNING id",
-                        (t.id, p.seat, p.name, p.token_hash, p.bot),
+                        "INSERT INTO players (table_id, seat, name, token_hash, bot, autopilot,"
+                        " autopilot_moves, link_hash, created_at)"
+                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING id",
+                        (
+                            t.id,
+                            p.seat,
+                            p.name,
+                            p.token_hash,
+                            p.bot,
+                            p.autopilot,
+                            p.autopilot_moves,
+                            p.link_hash,
+                        ),
                     )
                 ).fetchone()
                 assert row is not None

@@ -21,6 +21,21 @@ def _utc(at: datetime | None) -> datetime | None:
     return at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
 
 
+#: the players columns every store reads, in :meth:`PlayerState.from_row` order
+PLAYER_COLUMNS = (
+    "id",
+    "seat",
+    "name",
+    "token_hash",
+    "bot",
+    "autopilot",
+    "autopilot_moves",
+    "link_hash",
+)
+#: the column after the table's columns in a row that carries more (its players, counts)
+AFTER_TABLE = 23
+
+
 class TableStatus:
     """Table status values (stored as strings)."""
 
@@ -59,6 +74,14 @@ class TableState:
     deal_seed: str | None = None
     #: whether spectators may chat (the host turns it off and on; docs/protocol.md)
     spectator_chat: bool = True
+    #: the turn clock's preset: ``none``, ``relaxed`` or ``fast`` (docs/protocol.md, Clock)
+    clock: str = "none"
+    #: when the seat to move runs out of time (a clock table in play), else None
+    turn_deadline: datetime | None = None
+    #: each seat's remaining time bank in the round, in seconds (presets with a bank)
+    banks: list[float] | None = None
+    #: the seat that resigned the current match, else None
+    resigned: int | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> TableState:
@@ -83,6 +106,10 @@ class TableState:
             commitment=row[16],
             deal_seed=row[17],
             spectator_chat=bool(row[18]),
+            clock=row[19],
+            turn_deadline=_utc(row[20]),
+            banks=None if row[21] is None else [float(b) for b in row[21]],
+            resigned=row[22],
         )
 
     def match(self) -> Match | None:
@@ -95,13 +122,23 @@ class TableState:
 @dataclass(slots=True)
 class PlayerState:
     """A seated player. ``id`` is 0 until the player is first written. ``bot`` is a
-    computer player's level (docs/bots.md), None for a person."""
+    computer player's level (docs/bots.md), None for a person; ``autopilot`` says a
+    person's seat is played by the autopilot until they come back, ``autopilot_moves``
+    counts its moves in a row; ``link_hash`` is the hash of an unused device link."""
 
     id: int
     seat: int
     name: str
     token_hash: str
     bot: str | None = None
+    autopilot: bool = False
+    autopilot_moves: int = 0
+    link_hash: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Any) -> PlayerState:
+        """A ``players`` row in :data:`PLAYER_COLUMNS` order."""
+        return cls(row[0], row[1], row[2], row[3], row[4], bool(row[5]), int(row[6]), row[7])
 
 
 @dataclass(slots=True)

@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.models import EventRow, PlayerRow, TableRow
 from app.db.records import (
+    AFTER_TABLE,
+    PLAYER_COLUMNS,
     Catchup,
     Change,
     EventRecord,
@@ -64,6 +66,10 @@ def _cols(*, history: bool) -> list[Any]:
         T.c.commitment,
         T.c.deal_seed if history else null(),
         T.c.spectator_chat,
+        T.c.clock,
+        T.c.turn_deadline,
+        T.c.banks,
+        T.c.resigned,
     ]
 
 
@@ -84,6 +90,9 @@ def _columns(t: TableState, history: list[Any] | None = None) -> dict[str, Any]:
         "commitment": t.commitment,
         "deal_seed": t.deal_seed,
         "spectator_chat": t.spectator_chat,
+        "turn_deadline": t.turn_deadline,
+        "banks": t.banks,
+        "resigned": t.resigned,
     }
 
 
@@ -110,12 +119,10 @@ class SqliteStore:
     async def _players(self, conn: AsyncConnection, table_id: int) -> list[PlayerState]:
         rows = (
             await conn.execute(
-                select(P.c.id, P.c.seat, P.c.name, P.c.token_hash, P.c.bot).where(
-                    P.c.table_id == table_id
-                )
+                select(*(P.c[c] for c in PLAYER_COLUMNS)).where(P.c.table_id == table_id)
             )
         ).all()
-        return [PlayerState(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+        return [PlayerState.from_row(r) for r in rows]
 
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
         async def run(conn: AsyncConnection) -> tuple[TableState, list[PlayerState]] | None:
@@ -153,14 +160,14 @@ class SqliteStore:
         async def run(conn: AsyncConnection) -> Any:
             return (
                 await conn.execute(
-                    select(P.c.id, P.c.seat, P.c.name, P.c.token_hash, P.c.bot).where(
+                    select(*(P.c[c] for c in PLAYER_COLUMNS)).where(
                         P.c.table_id == table_id, P.c.token_hash == token_hash
                     )
                 )
             ).first()
 
         row = await self._read(run)
-        return None if row is None else PlayerState(row[0], row[1], row[2], row[3], row[4])
+        return None if row is None else PlayerState.from_row(row)
 
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
         async def run(conn: AsyncConnection) -> Catchup | None:
@@ -247,7 +254,10 @@ class SqliteStore:
                     .limit(limit)
                 )
             ).all()
-            return [LobbyRow(TableState.from_row(r), int(r[19]), int(r[20])) for r in rows]
+            return [
+                LobbyRow(TableState.from_row(r), int(r[AFTER_TABLE]), int(r[AFTER_TABLE + 1]))
+                for r in rows
+            ]
 
         result: list[LobbyRow] = await self._read(run)
         return result
@@ -291,6 +301,7 @@ class SqliteStore:
                             code=t.code,
                             name=t.name,
                             players=t.players,
+                            clock=t.clock,
                             public=t.public,
                             version=1,
                             created_at=now,
@@ -317,7 +328,17 @@ class SqliteStore:
                     await conn.execute(delete(P).where(P.c.id == p.id))
                 for p in change.moved:
                     await conn.execute(
-                        update(P).where(P.c.id == p.id).values(seat=p.seat, bot=p.bot)
+                        update(P)
+                        .where(P.c.id == p.id)
+                        .values(
+                            seat=p.seat,
+                            name=p.name,
+                            token_hash=p.token_hash,
+                            bot=p.bot,
+                            autopilot=p.autopilot,
+                            autopilot_moves=p.autopilot_moves,
+                            link_hash=p.link_hash,
+                        )
                     )
                 for p in change.added:
                     res = await conn.execute(
@@ -327,6 +348,9 @@ class SqliteStore:
                             name=p.name,
                             token_hash=p.token_hash,
                             bot=p.bot,
+                            autopilot=p.autopilot,
+                            autopilot_moves=p.autopilot_moves,
+                            link_hash=p.link_hash,
                             created_at=now,
                         )
                     )
