@@ -31,6 +31,7 @@ from app.tables.service import TableService
 from .helpers import current_match, greedy_choice
 from .oracle import check_frames
 from .support import ServerProcess, WsClient, read_events, replay_states
+from .test_contracts import check_frame
 from .test_outages import cut_off, own_db
 
 __all__ = ["own_db"]  # the fixture: a database of this test's own, to cut off
@@ -155,6 +156,9 @@ async def test_clock_expiry_autopilot_handover_and_the_players_move_takes_the_se
         states = replay_states(events)
         check_frames(ann.frames, 0, states, "seat0")
         check_frames(watcher.frames, None, states, "spectator")
+        for c in (ann, watcher):  # every frame, the autopilot's too, matches its model
+            for frame in c.frames:
+                check_frame(frame)
         for c in (ann, watcher):
             await c.close()
     finally:
