@@ -284,3 +284,24 @@ async def test_the_clock_option_of_create_and_practice_answers_as_documented(
     table = r.json()["table"]
     assert table["clock"]["preset"] == "fast" and table["clock"]["bank_seconds"] == 60.0
     assert table["banks"] == [60.0, 60.0] and table["turn_deadline"] is not None
+
+
+async def test_a_surviving_process_plays_the_overdue_autopilot_turn_of_a_killed_one(
+    pg_url: str,
+) -> None:
+    env = {**CLOCK, "FIVEUP_CLOCK_RELAXED_MOVE_SECONDS": "3"}
+    b = ServerProcess(pg_url, **env).start()  # up before the table exists: never resumes it
+    a = ServerProcess(pg_url, **env).start()
+    try:
+        code, _token = await _clock_table(a)
+        await _events_until(pg_url, code, lambda ev: _stored_deadline(pg_url, code)[2] == 0)
+        seq, deadline, _ = _stored_deadline(pg_url, code)
+        a.kill()  # the only process that had Ann's deadline scheduled
+        assert deadline is not None
+        events = await _events_until(pg_url, code, lambda ev: bool(_autopilot_moves(ev)))
+        first = _autopilot_moves(events)[0]
+        assert first == seq + 1 and events[first]["move_id"] == f"auto-{seq}"
+        assert _event_time(pg_url, code, first) >= deadline
+    finally:
+        a.kill()
+        b.kill()
