@@ -85,6 +85,7 @@ class TableService(TimedActions, TableReads):
         #: tables with a clock or a seat on autopilot seen here: another process's commit
         #: to one of them is looked at (:meth:`seen_commit`)
         self._timed: set[int] = set()
+        self._connected_seen: dict[int, set[int]] = {}
 
     # -- plumbing ----------------------------------------------------------------------
     async def _table_action(

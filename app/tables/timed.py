@@ -42,6 +42,8 @@ class TimedActions:
     #: tables with a clock or a seat on autopilot seen here: another process's commit
     #: to one of them is looked at (:meth:`seen_commit`)
     _timed: set[int]
+    #: the seats connected at each table as :meth:`presence_changed` last saw them
+    _connected_seen: dict[int, set[int]]
 
     async def _table_action(
         self, code_or_id: str | int, decide: Callable[[TableChange], None]
@@ -75,22 +77,29 @@ class TimedActions:
 
     def presence_changed(self, table_id: int) -> None:
         """A seat's presence at the table changed (the hub calls this): a seat on
-        autopilot whose player is connected again is taken back (event ``autopilot``
-        off), and the autopilot's grace for the seat to move is scheduled afresh."""
-        self.timers.at(0, lambda: self._look_again(table_id), f"table {table_id}: presence")
+        autopilot whose player has just connected again (a socket of the seat opened
+        where it had none) is taken back (event ``autopilot`` off), and the autopilot's
+        grace for the seat to move is scheduled afresh. A player who stays connected
+        but idle stays on autopilot until they move or come back."""
+        now = set(self.presence(table_id))
+        before = self._connected_seen.pop(table_id, None)
+        if now:
+            self._connected_seen[table_id] = now
+        back = now - before if before is not None else now
+        self.timers.at(0, lambda: self._look_again(table_id, back), f"table {table_id}: presence")
 
     def seen_commit(self, table_id: int, seq: int | None) -> None:
         """Another process committed to this table (NOTIFY): if it has a clock or a seat
         on autopilot, this process schedules the turn too (whoever is first plays it)."""
         if table_id in self._timed:
-            self.timers.at(0, lambda: self._look_again(table_id), f"table {table_id}: commit")
+            self.timers.at(
+                0, lambda: self._look_again(table_id, set()), f"table {table_id}: commit"
+            )
 
-    async def _look_again(self, table_id: int) -> None:
-        connected = set(self.presence(table_id))
-
+    async def _look_again(self, table_id: int, back: set[int]) -> None:
         def decide(tx: TableChange) -> None:
             for p in tx.players:
-                if p.autopilot and p.bot is None and p.seat in connected:
+                if p.autopilot and p.bot is None and p.seat in back:
                     autopilot.take_back(tx, p)
 
         tx = await self._table_action(table_id, decide)

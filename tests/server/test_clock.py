@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from app.core.settings import Settings
-from app.db.records import EventRecord
+from app.db.records import EventRecord, TableState
+from app.engine import Match
 from app.engine.views import legal_entries
 from app.main import make_store
 from app.tables.autopilot import AutopilotRules
@@ -94,6 +95,17 @@ async def _until(
     raise AssertionError("the table never got there")
 
 
+async def _turn_of(svc: TableService, code: str, seat: int) -> tuple[Match, TableState]:
+    """Poll until ``seat`` is to move (generous deadline); the match and the columns."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        m, table = await current_match(svc, code)
+        if m.turn == seat and not m.round_over:
+            return m, table
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"seat {seat} never got to move")
+
+
 def _autopilot_events(events: list[EventRecord]) -> list[dict[str, Any]]:
     return [e.payload for e in events if e.kind == "autopilot"]
 
@@ -127,11 +139,7 @@ async def test_a_clock_table_stores_the_deadline_of_the_seat_to_move(
         }
         # Ann's turn (the bot plays at once when it starts): her deadline is stored
         await _until(svc, tid, lambda ev: True)
-        for _ in range(100):
-            m, table = await current_match(svc, code)
-            if m.turn == 0:
-                break
-            await asyncio.sleep(0.05)
+        await _turn_of(svc, code, 0)
         info = await svc.info(code)
         assert info.turn_deadline is not None and info.banks == [0.2, 0.2]
         left = datetime.fromisoformat(info.turn_deadline) - datetime.now(UTC)
@@ -177,15 +185,14 @@ async def test_a_move_of_the_player_takes_the_seat_back_from_the_autopilot(
     # the autopilot now plays like a bot: give Ann time to answer on her turn
     svc.bot_turns.settings = BotSettings(delay_ms=(2000, 2000))
     rng = random.Random(4)
-    for _ in range(400):
-        m, table = await current_match(svc, code)
-        if m.turn == 0 and not m.round_over:
-            try:
-                await svc.act(tid, token, greedy_choice(legal_entries(m, 0), rng), seq=table.seq)
-                break
-            except TableError as err:  # the autopilot was first after all: her next turn
-                assert err.code == "stale", err
-        await asyncio.sleep(0.02)
+    for _ in range(20):
+        m, table = await _turn_of(svc, code, 0)
+        try:
+            await svc.act(tid, token, greedy_choice(legal_entries(m, 0), rng), seq=table.seq)
+            break
+        except TableError as err:  # the autopilot was first after all: her next turn
+            assert err.code == "stale", err
+            await _turn_of(svc, code, 1)
     events = await _events(svc, tid)
     ons = _autopilot_events(events)
     assert ons[-1] == {"type": "autopilot", "seat": 0, "on": False}
@@ -204,11 +211,7 @@ async def test_a_disconnected_seat_at_a_table_without_a_clock_gets_the_autopilot
     _connected, absent = presence
     svc = clocked
     code, tid, _token = await _with_bot(svc, "none")
-    for _ in range(100):
-        m, _ = await current_match(svc, code)
-        if m.turn == 0:
-            break
-        await asyncio.sleep(0.05)
+    await _turn_of(svc, code, 0)
     before = await _events(svc, tid)
     assert (await svc.info(code)).turn_deadline is None
     await asyncio.sleep(0.6)  # twice the grace: connected, so nothing happens
@@ -235,12 +238,8 @@ async def test_two_services_playing_the_same_expiry_at_once_commit_one_autopilot
         await a.put_bot(created.code, created.token, 1, "easy")
         await a.start(created.code, created.token)
         tid = await a.table_id(created.code)
-        for _ in range(200):
-            m, table = await current_match(a, created.code)
-            if m.turn == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert m.turn == 0 and table.turn_deadline is not None
+        m, table = await _turn_of(a, created.code, 0)
+        assert table.turn_deadline is not None
         a.bot_turns.settings = BotSettings(delay_ms=(60_000, 60_000))
         while datetime.now(UTC) < table.turn_deadline:
             await asyncio.sleep(0.05)

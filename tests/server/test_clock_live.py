@@ -249,7 +249,8 @@ async def test_a_database_outage_at_the_deadline_delays_the_autopilot_move_until
         created = await svc.create("Out", 2, False, "Ann", "relaxed")
         await svc.put_bot(created.code, created.token, 1, "easy")
         await svc.start(created.code, created.token)
-        for _ in range(200):
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
             m, table = await current_match(svc, created.code)
             if m.turn == 0:
                 break
@@ -305,3 +306,31 @@ async def test_a_surviving_process_plays_the_overdue_autopilot_turn_of_a_killed_
     finally:
         a.kill()
         b.kill()
+
+
+async def test_a_whole_match_played_by_the_autopilot_shows_no_hidden_tile(pg_url: str) -> None:
+    """Ann never moves: the autopilot plays her seat from the clock's first expiry to the
+    end of the match (R24); every frame to her and to a spectator passes the oracle."""
+    server = ServerProcess(pg_url, **{**CLOCK, "FIVEUP_AUTOPILOT_HANDOVER_MOVES": "2"}).start()
+    try:
+        code, token = await _clock_table(server)
+        url = f"{server.ws}/ws/tables/{code}"
+        ann = await WsClient(f"{url}?token={token}", "seat0").connect()
+        watcher = await WsClient(url, "spectator").connect()
+        await ann.wait_for(
+            lambda c: c.view is not None and c.view["phase"] == "match_over", timeout=300
+        )
+        await watcher.wait_for(lambda c: c.last_seq >= ann.last_seq)
+        events = read_events(pg_url, code)
+        assert len(_autopilot_moves(events)) > 10
+        assert ann.table is not None and ann.table["turn_deadline"] is None
+        states = replay_states(events)
+        checked = check_frames(ann.frames, 0, states, "seat0")
+        checked += check_frames(watcher.frames, None, states, "spectator")
+        assert checked > len(events)
+        for c in (ann, watcher):
+            for frame in c.frames:
+                check_frame(frame)
+            await c.close()
+    finally:
+        server.kill()
