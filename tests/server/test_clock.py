@@ -257,3 +257,27 @@ async def test_two_services_playing_the_same_expiry_at_once_commit_one_autopilot
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_connected_but_idle_player_stays_on_autopilot_until_a_socket_opens_again(
+    clocked: TableService, presence: tuple[Connected, Absent]
+) -> None:
+    connected, _ = presence
+    svc = clocked
+    created = await svc.create("Idle", 2, False, "Ann", "relaxed")
+    tid = await svc.table_id(created.code)
+    connected[tid] = [0]  # Ann's tab is open all along, she just does not play
+    svc.presence_changed(tid)
+    await svc.put_bot(created.code, created.token, 1, "easy")
+    await svc.start(created.code, created.token)
+    await _until(svc, tid, lambda ev: bool(_autopilot_events(ev)))
+    svc.presence_changed(tid)  # e.g. a spectator came: Ann was connected already
+    svc.bot_turns.settings = BotSettings(delay_ms=(300, 300))
+    events = await _until(svc, tid, lambda ev: _check_autopilot_moves(ev, 0) >= 4)
+    assert _autopilot_events(events) == [{"type": "autopilot", "seat": 0, "on": True}]
+    connected[tid] = []  # her tab closes ...
+    svc.presence_changed(tid)
+    connected[tid] = [0]  # ... and opens again: she is back
+    svc.presence_changed(tid)
+    events = await _until(svc, tid, lambda ev: len(_autopilot_events(ev)) == 2)
+    assert _autopilot_events(events)[-1] == {"type": "autopilot", "seat": 0, "on": False}
