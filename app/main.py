@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import client, docs, health, routes_bots, routes_tables, ws
+from app.api import client, docs, health, routes_bots, routes_seats, routes_tables, ws
 from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 hard_budget_ms=settings.bot_hard_budget_ms,
                 pool=settings.bot_pool,
             ),
+            autopilot_level=settings.autopilot_level,
         )
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
@@ -172,6 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(docs.router)
     app.include_router(routes_tables.router)
     app.include_router(routes_bots.router)
+    app.include_router(routes_seats.router)
     app.include_router(ws.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

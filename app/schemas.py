@@ -100,6 +100,26 @@ class Practice(_Request):
     )
 
 
+class ClaimSeat(_Request):
+    link: str = Field(
+        min_length=1,
+        max_length=256,
+        description="the credential of a device link (what follows `#seat=` in the link)",
+    )
+
+
+class ReplaceSeat(_Request):
+    by: Literal["bot", "invite"] = Field(
+        description="`bot`: a computer player of `level` takes the seat; `invite`: the seat"
+        " is freed for a new person (the table goes back to `waiting`)"
+    )
+    level: str | None = Field(
+        default=None,
+        description="with `bot`: easy | medium | hard (else 400 unknown_level)",
+        json_schema_extra={"enum": [*BOT_LEVELS, None]},
+    )
+
+
 # -- responses -----------------------------------------------------------------------------
 class SeatInfo(BaseModel):
     seat: int
@@ -140,6 +160,10 @@ class TableInfo(BaseModel):
     )
     spectator_chat: bool = Field(description="whether spectators may chat (the host's switch)")
     spectators: int = Field(description="spectator sockets watching (every process's reports)")
+    resigned: int | None = Field(
+        default=None,
+        description="the seat whose resignation ended the current match, else null",
+    )
 
 
 class Joined(BaseModel):
@@ -147,6 +171,14 @@ class Joined(BaseModel):
     token: str = Field(description="secret seat token; send as `Authorization: Bearer`")
     seat: int
     table: TableInfo
+
+
+class DeviceLink(BaseModel):
+    link: str = Field(
+        description="`/t/CODE#seat=<credential>`: single use; the credential travels in the"
+        " URL fragment only (claim it with POST /api/tables/{code}/claim)"
+    )
+    seat: int
 
 
 class LobbyEntry(BaseModel):

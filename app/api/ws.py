@@ -74,6 +74,9 @@ class Writer:
                 return
             text = conn.next_frame()
             if text is None:
+                if conn.closing is not None:  # asked by the hub (4410/4411: revoked)
+                    conn.closed = True
+                    await _close(self.ws, *conn.closing)
                 return
             try:
                 await asyncio.wait_for(self.ws.send_text(text), timeout=self.timeout)

@@ -109,6 +109,8 @@ class Settings(BaseSettings):
     bot_hard_budget_ms: float = Field(default=300.0, ge=0, le=10000)
     #: worker processes thinking for ``medium`` and ``hard`` bots, off the event loop
     bot_pool: int = Field(default=1, ge=1, le=64)
+    #: the computer player's level that plays a seat its person left (and the autopilot)
+    autopilot_level: Literal["easy", "medium", "hard"] = "medium"
 
 
 @lru_cache

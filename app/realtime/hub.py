@@ -38,6 +38,7 @@ from app.realtime.frames import (
 from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
 from app.realtime.presence import RemotePresence
+from app.realtime.revoke import REVOKING_KINDS, close_revoked
 from app.realtime.table_info import table_info
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,9 @@ class Hub(PresenceMixin):
             return
         if feed.seq >= 0 and cu.table.seq > feed.seq:
             self._catch_up(feed, cu, exclude=conn)
+        if close_revoked([conn], cu.players):  # its token was revoked meanwhile
+            self._drop(feed, conn)
+            return
         self._follow_player(conn, cu.players)
         match = cu.table.match()
         info = self._info(cu.table, cu.players, match)
@@ -248,6 +252,8 @@ class Hub(PresenceMixin):
         # too far behind for events: every socket gets a fresh snapshot
         feed.seq, feed.match, feed.views = cu.table.seq, match, {}
         feed.info = self._info(cu.table, cu.players, match)
+        for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
+            self._drop(feed, c)
         for c in feed.conns:
             if c is exclude:
                 continue
@@ -273,8 +279,11 @@ class Hub(PresenceMixin):
         """Queue ``events`` (consecutive after the feed's seq) for every socket, the last
         one with the view and table patches to the state after them."""
         before = self.local_presence(feed.table_id)
+        if any(e.kind in REVOKING_KINDS for e in events):
+            for c in close_revoked([c for c in feed.conns if c is not exclude], players):
+                self._drop(feed, c)
         for c in feed.conns:
-            if any(e.kind in ("moved_seat", "left", "kicked") for e in events):
+            if any(e.kind in ("moved_seat", "left", "kicked", "seat_replaced") for e in events):
                 self._follow_player(c, players)
         info = self._info(table, players, match)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}

@@ -83,6 +83,7 @@ def table_info(
         "commitment": table.commitment if match is not None else None,
         "spectator_chat": table.spectator_chat,
         "spectators": spectators,
+        "resigned": table.resigned,
     }
 
 

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from app.bots import Level
 from app.core.security import (
     NAME_MAX,
     TABLE_NAME_MAX,
@@ -31,6 +32,7 @@ from app.tables.chat import CHAT_KINDS, ChatRequest
 from app.tables.errors import TableError, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
 from app.tables.reads import Identity, TableReads
+from app.tables.seat_actions import SeatActions
 from app.tables.timers import Timers
 from app.tables.writer import Deliver, Writer
 
@@ -39,7 +41,7 @@ from app.tables.writer import Deliver, Writer
 TABLE_ACTION_ATTEMPTS = 4
 
 
-class TableService(TableReads):
+class TableService(TableReads, SeatActions):
     """Create/join/seat/start/act/rematch; timers for the next round."""
 
     def __init__(
@@ -52,6 +54,7 @@ class TableService(TableReads):
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
         bot_settings: BotSettings | None = None,
+        autopilot_level: Level = "medium",
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
@@ -62,6 +65,8 @@ class TableService(TableReads):
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
         self.timers = Timers()
+        #: the computer player that takes a seat its person left (FIVEUP_AUTOPILOT_LEVEL)
+        self.autopilot_level: Level = autopilot_level
         self.bot_turns = BotTurns(
             self.timers, bot_settings or BotSettings(), self._load, self.play_bot, self.rng
         )
@@ -118,10 +123,6 @@ class TableService(TableReads):
         tx = await self._table_action(
             code, lambda tx: seating.change_seat(tx, tx.authenticate(token), seat)
         )
-        return self.info_of(tx)
-
-    async def leave(self, code: str, token: str | None) -> TableInfo:
-        tx = await self._table_action(code, lambda tx: seating.leave(tx, tx.authenticate(token)))
         return self.info_of(tx)
 
     async def kick(self, code: str, token: str | None, seat: object) -> TableInfo:
