@@ -282,9 +282,13 @@ class Hub(PresenceMixin):
         if any(e.kind in REVOKING_KINDS for e in events):
             for c in close_revoked([c for c in feed.conns if c is not exclude], players):
                 self._drop(feed, c)
-        for c in feed.conns:
-            if any(e.kind in ("moved_seat", "left", "kicked", "seat_replaced") for e in events):
+        followed: set[Connection] = set()
+        if any(e.kind in ("moved_seat", "left", "kicked", "seat_replaced") for e in events):
+            for c in feed.conns:
+                seat = c.seat
                 self._follow_player(c, players)
+                if c.seat != seat and match is not None:
+                    followed.add(c)  # another recipient now: a snapshot, not patches
         info = self._info(table, players, match)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info
@@ -307,8 +311,12 @@ class Hub(PresenceMixin):
         for c in feed.conns:
             if c is exclude:
                 continue
-            for text in texts[c.seat]:
-                c.put(text, kind="event")
+            if c in followed:
+                frame = snapshot_frame(seq=last.seq, recipient=c.seat, info=info, match=match)
+                c.put(encode(frame), kind="snapshot")
+            else:
+                for text in texts[c.seat]:
+                    c.put(text, kind="event")
             c.last_seq = last.seq
         feed.seq, feed.match, feed.views = last.seq, match, views
         self._local_changed(feed.table_id, before)
