@@ -115,7 +115,7 @@ class ReplaceSeat(_Request):
     )
     level: str | None = Field(
         default=None,
-        description="with `bot`: easy | medium | hard (else 400 unknown_level)",
+        description="with `bot`: easy | medium | hard; null: FIVEUP_AUTOPILOT_LEVEL",
         json_schema_extra={"enum": [*BOT_LEVELS, None]},
     )
 

@@ -8,8 +8,6 @@ path or a query string, so never in an access log.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Path
 
 from app.api.deps import ServiceDep, TokenDep
@@ -25,10 +23,6 @@ router = APIRouter(
 )
 
 Seat = Path(ge=0, le=3, description="a seat, 0..players-1 (else 409 bad_seat)")
-CLAIM_ERRORS: dict[int | str, dict[str, Any]] = {
-    **ERRORS,
-    410: {"model": ErrorResponse, "description": "link_used: used already, or replaced"},
-}
 
 
 @router.post("/{code}/seats/{seat}/link", response_model=DeviceLink, responses=ERRORS)
@@ -43,7 +37,7 @@ async def device_link(
 @router.post(
     "/{code}/claim",
     response_model=Joined,
-    responses=CLAIM_ERRORS,
+    responses=ERRORS,
     dependencies=[JoinQuota, LookupMissQuota],
 )
 async def claim(body: ClaimSeat, service: ServiceDep, code: str = Code) -> Joined:

@@ -97,14 +97,22 @@ def resign(tx: TableChange, player: PlayerState) -> None:
     tx.emit("resigned", event, seat=player.seat, player=player)
 
 
-def replace(tx: TableChange, host: PlayerState, seat: object, by: object, level: object) -> None:
+def replace(
+    tx: TableChange,
+    host: PlayerState,
+    seat: object,
+    by: object,
+    level: object,
+    default_level: Level = "medium",
+) -> None:
     """The host replaces the player in ``seat`` between matches: by a computer player of
-    ``level`` (``by="bot"``), or frees the seat for a new person (``by="invite"``; the
-    table goes back to ``waiting``). The host replaces others, never themself."""
+    ``level`` (``by="bot"``; ``default_level`` if None), or frees the seat for a new
+    person (``by="invite"``; the table goes back to ``waiting``). The host replaces
+    others, never themself."""
     s = tx.seat_number(seat)
     if by not in REPLACE_BY:
         raise TableError("bad_replace", "by is 'bot' or 'invite'", 400)
-    bot_level = bots.level_of(level) if by == "bot" else None
+    bot_level = bots.level_of(default_level if level is None else level) if by == "bot" else None
     if host.seat != tx.table.host_seat:
         raise TableError("not_host", "only the host can replace players", 403)
     if tx.table.status != TableStatus.FINISHED:

@@ -32,7 +32,7 @@ def link_used() -> TableError:
     return TableError(
         "link_used",
         "this device link was used already or replaced by a newer one; ask for a new link",
-        410,
+        404,
     )
 
 

@@ -49,7 +49,10 @@ class SeatActions:
     ) -> TableInfo:
         """The host replaces a seat's player between matches (a bot, or an invite)."""
         tx = await self._table_action(
-            code, lambda tx: departures.replace(tx, tx.authenticate(token), seat, by, level)
+            code,
+            lambda tx: departures.replace(
+                tx, tx.authenticate(token), seat, by, level, self.autopilot_level
+            ),
         )
         return self.info_of(tx)
 

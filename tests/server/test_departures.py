@@ -96,8 +96,8 @@ async def test_device_link_is_single_use_and_revokes_the_old_token(
     assert joined.seat == 1 and joined.token not in tokens
     await _refused("unauthorized", 401, service.identify(code, tokens[1]))
     assert (await service.identify(code, joined.token)).seat == 1
-    await _refused("link_used", 410, service.claim(code, credential))
-    await _refused("link_used", 410, service.claim(code, "never-issued"))
+    await _refused("link_used", 404, service.claim(code, credential))
+    await _refused("link_used", 404, service.claim(code, "never-issued"))
     assert table_id
 
 
@@ -107,7 +107,7 @@ async def test_host_reissues_a_link_and_the_older_one_stops_working(
     code, _, tokens = await seated(service, 3)
     first = (await service.device_link(code, tokens[2], 2)).link.split("#seat=", 1)[1]
     second = (await service.device_link(code, tokens[0], 2)).link.split("#seat=", 1)[1]
-    await _refused("link_used", 410, service.claim(code, first))
+    await _refused("link_used", 404, service.claim(code, first))
     assert (await service.claim(code, second)).seat == 2
     await _refused("not_host", 403, service.device_link(code, tokens[1], 0))
     await _refused("bad_seat", 409, service.device_link(code, tokens[0], 3))

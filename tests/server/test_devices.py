@@ -92,7 +92,7 @@ async def test_a_claimed_link_moves_the_seat_and_closes_the_old_sockets_with_441
         refused = await WsClient(f"{url}?token={tokens[1]}", "seat1-old").connect()
         assert refused.closed is not None and refused.closed[0] == 4401
         r = await http.post(f"/api/tables/{code}/claim", json={"link": link})
-        assert r.status_code == 410 and r.json()["detail"]["code"] == "link_used"
+        assert r.status_code == 404 and r.json()["detail"]["code"] == "link_used"
         # the new device plays on from where the seat was
         new = await WsClient(f"{url}?token={joined['token']}", "seat1-new").connect()
         assert new.frames[0]["you"] == 1
@@ -125,7 +125,7 @@ async def test_the_old_socket_on_another_process_is_closed_too(pg_url: str) -> N
             older = await _link(http, code, tokens[2], 2)
             link = await _link(http, code, tokens[0], 2)
             r = await http.post(f"/api/tables/{code}/claim", json={"link": older})
-            assert r.status_code == 410
+            assert r.status_code == 404 and r.json()["detail"]["code"] == "link_used"
             joined = await _claim(http, code, link)
         for old in (on_a, on_b):
             await old.wait_for(lambda c: c.closed is not None)
