@@ -115,7 +115,8 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closedByUs) { this.setState("closed"); return; }
-      if (ev.code === 4404 || ev.code === 4401) {
+      // 4410: the seat moved to another device; 4411: you left it — never retry the token
+      if (ev.code === 4404 || ev.code === 4401 || ev.code === 4410 || ev.code === 4411) {
         this.setState("closed");
         this.cb.onFatal && this.cb.onFatal(ev.code);
         return;
