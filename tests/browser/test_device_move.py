@@ -57,3 +57,27 @@ def test_the_absent_player_plays_on_from_a_new_device_and_the_old_one_is_told(
     assert all(round_over(p) for p in pages)
     bob.wait_for_timeout(500)
     assert bob.query_selector("[data-testid=seat-moved]") is not None  # still there
+
+
+def test_resign_by_button_then_the_host_replaces_the_player_with_a_computer(
+    new_page,  # type: ignore[no-untyped-def]
+) -> None:
+    """Two players: Bob resigns with the Resign button (after a confirmation); both see
+    the match end with "Bob resigned", Ann (the host) replaces Bob by a computer player,
+    and Bob's page watches on."""
+    ann, bob, _code = start_two_player_game(new_page)
+    bob.on("dialog", lambda d: d.accept())
+    bob.click("[data-testid=seat-panel] summary")
+    bob.click("[data-testid=resign]")
+    for p in (ann, bob):
+        p.wait_for_selector("[data-testid=match-end]")
+        assert "Bob resigned" in p.text_content("[data-testid=resigned-note]")
+    assert ann.get_attribute("[data-testid=winner]", "data-side") == "0"
+    shot(ann, "device-resigned")
+    assert bob.query_selector("[data-testid=replace-0]") is None  # only the host replaces
+    ann.click("[data-testid=replace-1] button >> nth=0")  # a computer player
+    ann.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=seat-notice]')]"
+        ".some(e => e.textContent.includes('computer player'))"
+    )
+    bob.wait_for_selector("[data-testid=spectating]")
