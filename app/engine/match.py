@@ -285,11 +285,9 @@ class Match:
         return self.round_start_event()
 
     def resign(self, seat: int) -> Json:
-        """``seat`` resigns the match (a table's decision, not a rule of play): the match
-        is over at once, nobody is to move, no round is settled. Without partnerships
-        (R2: each seat its own side) the winner is the other seat with the highest
-        score; level scores go to the first of them clockwise after ``seat`` (R2, R8's
-        order). Partnerships never resign (the table refuses; a seat is left instead).
+        """``seat`` resigns (a table's decision, not a rule of play): the match is over at
+        once, nobody is to move, no round is settled. Without partnerships (R2) the other
+        seat with the highest score wins, level scores going to the first clockwise.
 
         >>> import random
         >>> m = Match.new(3, random.Random(1))

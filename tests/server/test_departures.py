@@ -64,8 +64,8 @@ async def test_host_replaces_a_resigned_player_by_a_bot_between_matches(
     await _refused("not_host", 403, service.replace(code, tokens[1], 0, "bot", "easy"))
     await _refused("bad_seat", 409, service.replace(code, tokens[0], 0, "bot", "easy"))
     await _refused("unknown_level", 400, service.replace(code, tokens[0], 1, "bot", "expert"))
-    info = await service.replace(code, tokens[0], 1, "bot", "easy")
-    assert info.seats[1].bot == "easy" and info.seats[1].name == "Alan"
+    info = await service.replace(code, tokens[0], 1, "bot", None)  # FIVEUP_AUTOPILOT_LEVEL
+    assert info.seats[1].bot == "medium" and info.seats[1].name == "Alan"
     assert info.rematch_votes == [1]  # the new computer player votes at once
     await _refused("unauthorized", 401, service.rematch(code, tokens[1]))  # replaced
     info = await service.rematch(code, tokens[0])
@@ -79,6 +79,8 @@ async def test_host_frees_a_seat_by_invite_and_the_table_waits_for_a_join(
     await service.resign(code, tokens[0])
     info = await service.replace(code, tokens[0], 2, "invite", None)
     assert info.status == "waiting" and info.seats[2].name is None and info.resigned is None
+    # waiting again: the host seats a computer player the usual way, not by replace
+    await _refused("not_between_matches", 409, service.replace(code, tokens[0], 1, "bot", None))
     joined = await service.join(code, "Newcomer", 2)
     assert joined.seat == 2
     info = await service.start(code, tokens[0])
