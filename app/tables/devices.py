@@ -21,6 +21,9 @@ from app.tables.errors import TableError
 
 #: the longest link credential a claim may carry (a new one is 43 characters)
 LINK_MAX = 256
+#: events of this module that change nothing a move is decided on: a move made before
+#: one is not ``stale`` (as with chat)
+NEUTRAL_KINDS = frozenset({"link_issued"})
 
 
 def link_path(code: str, link: str) -> str:

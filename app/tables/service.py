@@ -25,7 +25,7 @@ from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import bots, chat, play, rounds, seating
+from app.tables import bots, chat, devices, play, rounds, seating
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import CHAT_KINDS, ChatRequest
@@ -283,8 +283,9 @@ class TableService(TableReads, SeatActions):
         return MoveResult(prior.seq, duplicate=True)
 
     async def _only_chat_since(self, table_id: int, since: int, upto: int) -> bool:
-        """Whether every event after ``since`` (up to ``upto``) is chat: a move made at
-        ``since`` is then not ``stale`` (chat changes nothing a move is decided on)."""
+        """Whether every event after ``since`` (up to ``upto``) is chat (or a device link
+        made): a move made at ``since`` is then not ``stale`` (they change nothing a move
+        is decided on)."""
         if upto - since > 50:
             return False
         try:
@@ -292,7 +293,8 @@ class TableService(TableReads, SeatActions):
         except Unavailable:
             raise unavailable() from None
         events = [e for e in (cu.events if cu else []) if e.seq <= upto]
-        return len(events) == upto - since and all(e.kind in CHAT_KINDS for e in events)
+        neutral = CHAT_KINDS | devices.NEUTRAL_KINDS
+        return len(events) == upto - since and all(e.kind in neutral for e in events)
 
     # -- chat --------------------------------------------------------------------------
     async def chat(self, table_id: int, token: str | None, text: object, quick: object) -> None:

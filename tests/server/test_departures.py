@@ -4,12 +4,15 @@ processes: tests/server/test_devices.py."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from app.engine.views import legal_entries
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
-from .helpers import current_match, seated
+from .helpers import current_match, greedy_choice, seated
 
 
 async def _refused(code: str, status: int, action: object) -> None:
@@ -126,3 +129,16 @@ async def test_leave_during_a_match_hands_the_seat_to_a_bot(service: TableServic
         await service.leave(code, token)
     info = await service.leave(code, tokens[3])  # the last person: the table closes
     assert info.status == "closed" and info.host is None
+
+
+async def test_a_move_made_before_a_device_link_was_issued_is_not_stale(
+    service: TableService,
+) -> None:
+    code, table_id, tokens = await seated(service, 2)
+    match, table = await current_match(service, code)
+    seat = match.turn
+    assert seat is not None
+    move = greedy_choice(legal_entries(match, seat), random.Random(1))
+    await service.device_link(code, tokens[1 - seat], 1 - seat)  # seq moves on by one
+    result = await service.act(table_id, tokens[seat], move, "m-1", table.seq)
+    assert result.seq == table.seq + 2 and not result.duplicate
