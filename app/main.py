@@ -29,6 +29,7 @@ from app.realtime.listener import PgListener
 from app.realtime.notifier import PgNotifier
 from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.service import TableService
+from app.tables.sweep import Sweep
 from app.tables.writer import Committed
 
 log = logging.getLogger(__name__)
@@ -137,6 +138,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.append(
                 asyncio.get_running_loop().create_task(_reconcile_every(hub, RECONCILE_SECONDS))
             )
+        if settings.abandoned_table_seconds > 0:
+            sweep = Sweep(
+                store,
+                service.close_abandoned,
+                hub.connected_seats,
+                timeout=settings.abandoned_table_seconds,
+                interval=settings.sweep_interval_seconds,
+            )
+            tasks.append(asyncio.get_running_loop().create_task(sweep.run()))
         await service.resume_timers()
         try:
             yield

@@ -24,11 +24,11 @@ from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import bots, chat, play, rounds, seating
+from app.tables import bots, chat, play, rounds, seating, sweep
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import CHAT_KINDS, ChatRequest
-from app.tables.errors import TableError, unauthorized, unavailable
+from app.tables.errors import TableError, table_closed, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
 from app.tables.reads import Identity, TableReads
 from app.tables.timers import Timers
@@ -73,6 +73,8 @@ class TableService(TableReads):
         table_id = code_or_id if isinstance(code_or_id, int) else await self.table_id(code_or_id)
 
         async def run(tx: TableChange) -> None:
+            if tx.table.status == TableStatus.CLOSED:
+                raise table_closed()
             decide(tx)
             self._after_settled(tx)
 
@@ -193,6 +195,16 @@ class TableService(TableReads):
                 rounds.deal_next(tx, self.new_seed)
 
         await self._table_action(table_id, decide)
+
+    async def close_abandoned(self, table_id: int, version: int) -> bool:
+        """Close a table the sweep found abandoned (app/tables/sweep.py), if it is still
+        at ``version``; whether this call closed it."""
+
+        async def decide(tx: TableChange) -> None:
+            sweep.close_abandoned(tx, version)
+
+        _, tx = await self.writer.change(table_id, decide)
+        return bool(tx.events)
 
     # -- play --------------------------------------------------------------------------
     async def act(
