@@ -260,7 +260,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
         })));
     root.appendChild(head);
     if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
-    if (st.table.status === "waiting" || !st.view) renderWaiting(root, ctx);
+    // a closed table (everybody left, or abandoned mid-match) shows the closed card
+    if (st.table.status === "waiting" || st.table.status === "closed" || !st.view) renderWaiting(root, ctx);
     else renderPlay(root, ctx);
     chat.render(st);
     root.appendChild(chat.el);

@@ -93,7 +93,9 @@ export function renderWaiting(root, ctx) {
       : h("p", { text: t("waiting_for_host") }));
   if (tb.status === "closed") {
     root.appendChild(h("div", { class: "card", "data-testid": "table-closed" }, h("p", { text: t("table_closed") }),
-      h("button", { onclick: () => go("/"), text: t("back_home") })));
+      h("button", { onclick: () => go("/"), text: t("back_home") }),
+      // a match was played here: its finished rounds can still be replayed
+      tb.match > 0 ? h("a", { href: "/t/" + code + "/replay", "data-testid": "closed-replay", text: " " + t("replay_link") }) : null));
     return;
   }
   root.appendChild(h("div", { "data-testid": "waiting-room", "data-phase": "waiting" }, felt, controls));
