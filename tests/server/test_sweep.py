@@ -199,3 +199,21 @@ async def test_two_processes_sweeping_one_table_close_it_once(
     finally:
         other.stop()
     assert "Traceback" not in other.log_text()
+
+
+async def test_a_person_connected_to_another_process_keeps_the_table_open(
+    sweeper: ServerProcess, http: httpx.AsyncClient, sweep_db: str
+) -> None:
+    # the other process does not sweep: only this one's view of presence decides
+    other = ServerProcess(sweep_db, FIVEUP_ABANDONED_TABLE_SECONDS="0").start()
+    try:
+        created = await _create(http)
+        code, token = created["code"], created["token"]
+        there = await WsClient(f"{other.ws}/ws/tables/{code}?token={token}", "host").connect()
+        witness = (await _create(http))["code"]
+        await _status_becomes(http, witness, "closed")
+        assert (await http.get(f"/api/tables/{code}")).json()["status"] == "waiting"
+        await there.close()
+        await _status_becomes(http, code, "closed")
+    finally:
+        other.stop()
