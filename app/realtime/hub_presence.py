@@ -153,6 +153,8 @@ class PresenceMixin:
             return
         frame = self.presence_frame(table_id)
         changed, feed.presence = frame != feed.presence, frame
+        if not changed and force_to is None:
+            return
         text = encode(frame)
         for c in feed.conns:
             if changed or c is force_to:
