@@ -108,7 +108,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 hard_budget_ms=settings.bot_hard_budget_ms,
                 pool=settings.bot_pool,
             ),
+            absent_since=hub.absent_since,
+            seat_presence=hub.seat_presence,
         )
+        hub.on_presence = service.presence_changed  # the autopilot's grace and take-back
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub

@@ -19,6 +19,7 @@ state after it (docs/protocol.md, Event frames).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from app.core.locks import KeyedLocks
@@ -37,7 +38,7 @@ from app.realtime.frames import (
 )
 from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
-from app.realtime.presence import RemotePresence
+from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.table_info import table_info
 
 log = logging.getLogger(__name__)
@@ -66,8 +67,12 @@ class Hub(PresenceMixin):
         #: other processes' sockets (PostgreSQL), and how to tell them about ours
         self.remote = remote
         self.publish = publish
+        #: since when each seat is connected, away or disconnected (as this process saw)
+        self.presence_log = PresenceLog(started=time.time())
+        self.on_presence = None  # set by the app: TableService.presence_changed
 
     def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
+        self._track(table.id)  # the sockets here may have just changed seats
         return table_info(
             table,
             players,
@@ -75,6 +80,7 @@ class Hub(PresenceMixin):
             next_round_seconds=self.next_round_seconds,
             connected=self.connected_seats(table.id),
             spectators=self.spectator_count(table.id),
+            presence=self.seat_presence(table.id, table.players),
         )
 
     # -- sockets come and go -------------------------------------------------------------
@@ -276,6 +282,11 @@ class Hub(PresenceMixin):
         for c in feed.conns:
             if any(e.kind in ("moved_seat", "left", "kicked") for e in events):
                 self._follow_player(c, players)
+        for e in events:
+            if e.kind in ("seated", "moved_seat"):  # a person's absence starts now
+                seat = e.payload.get("to" if e.kind == "moved_seat" else "seat")
+                if isinstance(seat, int):
+                    self.presence_log.seated(feed.table_id, seat, time.time())
         info = self._info(table, players, match)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info

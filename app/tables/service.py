@@ -52,6 +52,8 @@ class TableService(TableReads):
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
         bot_settings: BotSettings | None = None,
+        absent_since: Callable[[int, int], float | None] | None = None,
+        seat_presence: Callable[[int, int], dict[int, tuple[str, float]]] | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
@@ -61,10 +63,18 @@ class TableService(TableReads):
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
+        #: since when a seat has had no socket on any process (None: it has one)
+        self.absent_since = absent_since or (lambda _table_id, _seat: None)
+        #: each seat's presence state and since when (the hub's, for TableInfo)
+        self.seat_presence = seat_presence or (lambda _table_id, _players: {})
         self.timers = Timers()
         self.bot_turns = BotTurns(
             self.timers, bot_settings or BotSettings(), self._load, self.play_bot, self.rng
         )
+
+    def presence_changed(self, table_id: int) -> None:
+        """A seat's presence at the table changed (on any process): the autopilot's grace
+        and take-back use it."""
 
     # -- plumbing ----------------------------------------------------------------------
     async def _table_action(
