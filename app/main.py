@@ -29,6 +29,7 @@ from app.realtime.listener import PgListener
 from app.realtime.notifier import PgNotifier
 from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.service import TableService
+from app.tables.sweep import Sweep
 from app.tables.writer import Committed
 
 log = logging.getLogger(__name__)
@@ -107,8 +108,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 hard_budget_ms=settings.bot_hard_budget_ms,
                 pool=settings.bot_pool,
             ),
+            absent_since=hub.absent_since,
+            seat_presence=hub.seat_presence,
             autopilot_level=settings.autopilot_level,
         )
+        hub.on_presence = service.presence_changed  # the autopilot's grace and take-back
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
@@ -138,6 +142,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.append(
                 asyncio.get_running_loop().create_task(_reconcile_every(hub, RECONCILE_SECONDS))
             )
+        if settings.abandoned_table_seconds > 0:
+            sweep = Sweep(
+                store,
+                service.close_abandoned,
+                hub.connected_seats,
+                timeout=settings.abandoned_table_seconds,
+                interval=settings.sweep_interval_seconds,
+            )
+            tasks.append(asyncio.get_running_loop().create_task(sweep.run()))
         await service.resume_timers()
         try:
             yield

@@ -111,6 +111,12 @@ class Settings(BaseSettings):
     bot_pool: int = Field(default=1, ge=1, le=64)
     #: the computer player's level that plays a seat its person left (and the autopilot)
     autopilot_level: Literal["easy", "medium", "hard"] = "medium"
+    #: abandoned tables (app/tables/sweep.py, docs/configuration.md): a table waiting or
+    #: in play that nothing changed for this many seconds and where no person has had a
+    #: socket for as long is closed; 0 never closes one
+    abandoned_table_seconds: float = Field(default=1800.0, ge=0)
+    #: seconds between two sweeps for abandoned tables (every process sweeps)
+    sweep_interval_seconds: float = Field(default=60.0, gt=0, le=3600)
 
 
 @lru_cache

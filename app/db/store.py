@@ -26,6 +26,7 @@ from app.db.records import (
     Catchup,
     Change,
     EventRecord,
+    IdleTable,
     LobbyRow,
     PlayerState,
     PriorMove,
@@ -104,6 +105,11 @@ class Store(Protocol):
     async def bot_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
         """Tables in play with at least one computer player, with their players (the
         finished rounds not read): whose bot turns a (re)started process resumes."""
+        ...
+
+    async def idle_tables(self, idle_for: float, limit: int) -> list[IdleTable]:
+        """Tables waiting or in play that nothing has changed for at least ``idle_for``
+        seconds, the longest idle first (at most ``limit``)."""
         ...
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:

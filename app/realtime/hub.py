@@ -19,6 +19,7 @@ state after it (docs/protocol.md, Event frames).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from app.core.locks import KeyedLocks
@@ -37,7 +38,7 @@ from app.realtime.frames import (
 )
 from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
-from app.realtime.presence import RemotePresence
+from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.revoke import REVOKING_KINDS, close_revoked
 from app.realtime.table_info import table_info
 
@@ -67,8 +68,12 @@ class Hub(PresenceMixin):
         #: other processes' sockets (PostgreSQL), and how to tell them about ours
         self.remote = remote
         self.publish = publish
+        #: since when each seat is connected, away or disconnected (as this process saw)
+        self.presence_log = PresenceLog(started=time.time())
+        self.on_presence = None  # set by the app: TableService.presence_changed
 
     def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
+        self._track(table.id)  # the sockets here may have just changed seats
         return table_info(
             table,
             players,
@@ -76,6 +81,7 @@ class Hub(PresenceMixin):
             next_round_seconds=self.next_round_seconds,
             connected=self.connected_seats(table.id),
             spectators=self.spectator_count(table.id),
+            presence=self.seat_presence(table.id, table.players),
         )
 
     # -- sockets come and go -------------------------------------------------------------
@@ -289,6 +295,11 @@ class Hub(PresenceMixin):
                 self._follow_player(c, players)
                 if c.seat != seat and match is not None:
                     followed.add(c)  # another recipient now: a snapshot, not patches
+        for e in events:
+            if e.kind in ("seated", "moved_seat"):  # a person's absence starts now
+                seated = e.payload.get("to" if e.kind == "moved_seat" else "seat")
+                if isinstance(seated, int):
+                    self.presence_log.seated(feed.table_id, seated, time.time())
         info = self._info(table, players, match)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info

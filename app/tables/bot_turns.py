@@ -55,7 +55,15 @@ log = logging.getLogger(__name__)
 MIN_HARD_BUDGET_MS = 10.0
 #: refusals that mean the turn was played already (here or by another process)
 TURN_GONE = frozenset(
-    {"stale", "not_your_turn", "move_id_reused", "round_over", "match_over", "not_started"}
+    {
+        "stale",
+        "not_your_turn",
+        "move_id_reused",
+        "round_over",
+        "match_over",
+        "not_started",
+        "table_closed",
+    }
 )
 
 

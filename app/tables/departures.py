@@ -64,7 +64,7 @@ def _pass_host(tx: TableChange, gone: int) -> None:
         tx.table.host_seat = None
         tx.table.status = TableStatus.CLOSED
         tx.table.turn_deadline = None
-        tx.emit("closed", {"type": "closed"})
+        tx.emit("closed", {"type": "closed", "reason": "left"})
     elif tx.table.host_seat == gone:
         tx.table.host_seat = min(p.seat for p in people)
         tx.emit(

@@ -36,13 +36,14 @@ class Identity:
 
 class TableReads:
     """Reads for the service (needs ``store``, ``writer``, ``next_round_seconds``,
-    ``presence`` and ``spectators``)."""
+    ``presence``, ``spectators`` and ``seat_presence``)."""
 
     store: Store
     writer: Writer
     next_round_seconds: float
     presence: Callable[[int], list[int]]
     spectators: Callable[[int], int]
+    seat_presence: Callable[[int, int], dict[int, tuple[str, float]]]
 
     async def table_id(self, code: str) -> int:
         norm = normalise_code(code) if isinstance(code, str) else None
@@ -68,6 +69,7 @@ class TableReads:
             next_round_seconds=self.next_round_seconds,
             connected=self.presence(tx.table.id),
             spectators=self.spectators(tx.table.id),
+            presence=self.seat_presence(tx.table.id, tx.table.players),
         )
 
     async def identify(self, code: str, token: str | None) -> Identity:

@@ -25,11 +25,11 @@ from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import bots, chat, devices, play, rounds, seating
+from app.tables import bots, chat, devices, play, rounds, seating, sweep
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import CHAT_KINDS, ChatRequest
-from app.tables.errors import TableError, unauthorized, unavailable
+from app.tables.errors import TableError, table_closed, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
 from app.tables.reads import Identity, TableReads
 from app.tables.seat_actions import SeatActions
@@ -54,6 +54,8 @@ class TableService(TableReads, SeatActions):
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
         bot_settings: BotSettings | None = None,
+        absent_since: Callable[[int, int], float | None] | None = None,
+        seat_presence: Callable[[int, int], dict[int, tuple[str, float]]] | None = None,
         autopilot_level: Level = "medium",
     ) -> None:
         self.store = store
@@ -64,12 +66,20 @@ class TableService(TableReads, SeatActions):
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
+        #: since when a seat has had no socket on any process (None: it has one)
+        self.absent_since = absent_since or (lambda _table_id, _seat: None)
+        #: each seat's presence state and since when (the hub's, for TableInfo)
+        self.seat_presence = seat_presence or (lambda _table_id, _players: {})
         self.timers = Timers()
         #: the computer player that takes a seat its person left (FIVEUP_AUTOPILOT_LEVEL)
         self.autopilot_level: Level = autopilot_level
         self.bot_turns = BotTurns(
             self.timers, bot_settings or BotSettings(), self._load, self.play_bot, self.rng
         )
+
+    def presence_changed(self, table_id: int) -> None:
+        """A seat's presence at the table changed (on any process): the autopilot's grace
+        and take-back use it."""
 
     # -- plumbing ----------------------------------------------------------------------
     async def _table_action(
@@ -78,6 +88,8 @@ class TableService(TableReads, SeatActions):
         table_id = code_or_id if isinstance(code_or_id, int) else await self.table_id(code_or_id)
 
         async def run(tx: TableChange) -> None:
+            if tx.table.status == TableStatus.CLOSED:
+                raise table_closed()
             decide(tx)
             self._after_settled(tx)
 
@@ -194,6 +206,16 @@ class TableService(TableReads, SeatActions):
                 rounds.deal_next(tx, self.new_seed)
 
         await self._table_action(table_id, decide)
+
+    async def close_abandoned(self, table_id: int, version: int) -> bool:
+        """Close a table the sweep found abandoned (app/tables/sweep.py), if it is still
+        at ``version``; whether this call closed it."""
+
+        async def decide(tx: TableChange) -> None:
+            sweep.close_abandoned(tx, version)
+
+        _, tx = await self.writer.change(table_id, decide)
+        return bool(tx.events)
 
     # -- play --------------------------------------------------------------------------
     async def act(

@@ -14,6 +14,7 @@ import { nameOk } from "./names.js";
 import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import { createChat } from "./chat.js";
+import { reportVisibility } from "./presence.js";
 import * as S from "../state.js";
 import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNotice, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
 
@@ -25,6 +26,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let scheduled = false;
   let disposed = false;
   const chat = createChat({ code, send: (frame) => !!sock && sock.sendRaw(frame) });
+  // This page hidden or shown again: the seat shows as away / connected (ui/presence.js).
+  const visibility = reportVisibility((frame) => !!sock && st.token !== null && sock.sendRaw(frame));
 
   // The match history (score sheet, past rounds) is fetched when the match or the
   // round changes; the current round itself comes from the view.
@@ -55,7 +58,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   function connect() {
     if (sock) sock.close();
     const cb = {
-      onState: (s) => { app.setConn(s); update({ conn: s }); },
+      onState: (s) => { app.setConn(s); update({ conn: s }); if (s === "open") visibility.report(); },
       onSnapshot: (m) => update(S.snapshotPatch(st, m)),
       onEvent: (m) => {
         const patch = S.eventPatch(st, m);
@@ -76,8 +79,9 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onAck: () => update({ busy: false, error: null }),
       // A late "ready" after the countdown already dealt the next round is harmless.
       onError: (e) => update({ busy: false, error: e.code === "not_round_over" ? null : errorText(e) }),
-      onPresence: (connected, spectators) => update({
+      onPresence: (connected, spectators, seats) => update({
         presence: connected,
+        presenceSeats: Array.isArray(seats) ? seats : null,
         table: st.table && Number.isInteger(spectators) ? { ...st.table, spectators } : st.table,
       }),
       onFatal: (codeNum) => {
@@ -269,7 +273,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
         })));
     root.appendChild(head);
     if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
-    if (st.table.status === "waiting" || !st.view) renderWaiting(root, ctx);
+    // a closed table (everybody left, or abandoned mid-match) shows the closed card
+    if (st.table.status === "waiting" || st.table.status === "closed" || !st.view) renderWaiting(root, ctx);
     else renderPlay(root, ctx);
     root.append(...renderSeatBits(ctx));
     chat.render(st);
@@ -320,6 +325,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   return () => {
     disposed = true;
     document.removeEventListener("keydown", onKey);
+    visibility.stop();
     window.removeEventListener("resize", onResize);
     if (sock) sock.close();
   };
