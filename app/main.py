@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import client, docs, health, routes_bots, routes_tables, ws
+from app.api import client, docs, health, routes_bots, routes_seats, routes_tables, ws
 from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
@@ -31,6 +31,7 @@ from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.clock import Presets
 from app.tables.service import TableService
+from app.tables.sweep import Sweep
 from app.tables.writer import Committed
 
 log = logging.getLogger(__name__)
@@ -121,7 +122,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 handover_moves=settings.autopilot_handover_moves,
                 grace_seconds=settings.disconnect_grace_seconds,
             ),
+            absent_since=hub.absent_since,
+            seat_presence=hub.seat_presence,
+            autopilot_level=settings.autopilot_level,
         )
+        hub.on_presence = service.presence_changed  # the autopilot's grace and take-back
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
@@ -152,6 +157,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tasks.append(
                 asyncio.get_running_loop().create_task(_reconcile_every(hub, RECONCILE_SECONDS))
             )
+        if settings.abandoned_table_seconds > 0:
+            sweep = Sweep(
+                store,
+                service.close_abandoned,
+                hub.connected_seats,
+                timeout=settings.abandoned_table_seconds,
+                interval=settings.sweep_interval_seconds,
+            )
+            tasks.append(asyncio.get_running_loop().create_task(sweep.run()))
         await service.resume_timers()
         try:
             yield
@@ -187,6 +201,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(docs.router)
     app.include_router(routes_tables.router)
     app.include_router(routes_bots.router)
+    app.include_router(routes_seats.router)
     app.include_router(ws.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

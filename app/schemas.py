@@ -108,6 +108,26 @@ class Practice(_Request):
     )
 
 
+class ClaimSeat(_Request):
+    link: str = Field(
+        min_length=1,
+        max_length=256,
+        description="the credential of a device link (what follows `#seat=` in the link)",
+    )
+
+
+class ReplaceSeat(_Request):
+    by: Literal["bot", "invite"] = Field(
+        description="`bot`: a computer player of `level` takes the seat; `invite`: the seat"
+        " is freed for a new person (the table goes back to `waiting`)"
+    )
+    level: str | None = Field(
+        default=None,
+        description="with `bot`: easy | medium | hard; null: FIVEUP_AUTOPILOT_LEVEL",
+        json_schema_extra={"enum": [*BOT_LEVELS, None]},
+    )
+
+
 # -- responses -----------------------------------------------------------------------------
 class SeatInfo(BaseModel):
     seat: int
@@ -121,6 +141,15 @@ class SeatInfo(BaseModel):
         default=False,
         description="a person's seat played by the autopilot until its player comes back"
         " (docs/protocol.md, Clock and autopilot)",
+    )
+    presence: Literal["connected", "away", "disconnected"] | None = Field(
+        description="a person's seat: connected (a socket on a visible page, any process), "
+        "away (sockets only on hidden pages) or disconnected (no socket); null for a "
+        "computer player's or a free seat (docs/protocol.md, Presence)"
+    )
+    since: str | None = Field(
+        description="when that presence state began, as the server knows it (ISO 8601 UTC, "
+        "ms, Z); null with presence null"
     )
 
 
@@ -173,7 +202,8 @@ class TableInfo(BaseModel):
         default=None, description="seconds of bank left per seat this round; null without a bank"
     )
     resigned: int | None = Field(
-        default=None, description="the seat whose resignation ended the current match, or null"
+        default=None,
+        description="the seat whose resignation ended the current match, else null",
     )
 
 
@@ -182,6 +212,14 @@ class Joined(BaseModel):
     token: str = Field(description="secret seat token; send as `Authorization: Bearer`")
     seat: int
     table: TableInfo
+
+
+class DeviceLink(BaseModel):
+    link: str = Field(
+        description="`/t/CODE#seat=<credential>`: single use; the credential travels in the"
+        " URL fragment only (claim it with POST /api/tables/{code}/claim)"
+    )
+    seat: int
 
 
 class LobbyEntry(BaseModel):
@@ -299,10 +337,19 @@ class ErrorFrame(BaseModel):
     rule: str | None = None
 
 
+class SeatPresence(BaseModel):
+    seat: int
+    state: Literal["connected", "away", "disconnected"]
+    since: str | None = Field(description="when this state began (ISO 8601 UTC, ms, Z)")
+
+
 class PresenceFrame(BaseModel):
     type: Literal["presence"]
-    connected: list[int]
+    connected: list[int] = Field(description="seats with a socket, visible or hidden")
     spectators: int
+    seats: list[SeatPresence] = Field(
+        description="every person's seat (not computer players', not free seats)"
+    )
 
 
 class DescriptionFrame(BaseModel):

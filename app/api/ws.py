@@ -74,6 +74,9 @@ class Writer:
                 return
             text = conn.next_frame()
             if text is None:
+                if conn.closing is not None:  # asked by the hub (4410/4411: revoked)
+                    conn.closed = True
+                    await _close(self.ws, *conn.closing)
                 return
             try:
                 await asyncio.wait_for(self.ws.send_text(text), timeout=self.timeout)
@@ -269,6 +272,11 @@ async def _dispatch(
         await _act(kind, data, conn, service, hub)
     elif kind == "chat":
         await service.chat(conn.table_id, conn.token, data.get("text"), data.get("quick"))
+    elif kind == "presence":
+        state = data.get("state")
+        if state not in ("away", "here"):
+            raise ValueError("state must be 'away' or 'here'")
+        hub.set_away(conn, state == "away")  # a spectator's is ignored
     else:
         raise ValueError(f"unknown message type {kind[:40]!r}")
 

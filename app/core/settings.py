@@ -109,6 +109,14 @@ class Settings(BaseSettings):
     bot_hard_budget_ms: float = Field(default=300.0, ge=0, le=10000)
     #: worker processes thinking for ``medium`` and ``hard`` bots, off the event loop
     bot_pool: int = Field(default=1, ge=1, le=64)
+    #: the computer player's level that plays a seat its person left (and the autopilot)
+    autopilot_level: Literal["easy", "medium", "hard"] = "medium"
+    #: abandoned tables (app/tables/sweep.py, docs/configuration.md): a table waiting or
+    #: in play that nothing changed for this many seconds and where no person has had a
+    #: socket for as long is closed; 0 never closes one
+    abandoned_table_seconds: float = Field(default=1800.0, ge=0)
+    #: seconds between two sweeps for abandoned tables (every process sweeps)
+    sweep_interval_seconds: float = Field(default=60.0, gt=0, le=3600)
 
     # --- Absent players (issue 9; docs/configuration.md, docs/protocol.md "Clock and
     # autopilot"). The table's clock preset is chosen at creation (none|relaxed|fast).
@@ -121,8 +129,6 @@ class Settings(BaseSettings):
     #: at a table without a clock, seconds the seat to move may be disconnected before
     #: the autopilot plays its move
     disconnect_grace_seconds: float = Field(default=60.0, gt=0, le=86400)
-    #: the computer player level that plays for an absent person
-    autopilot_level: Literal["easy", "medium", "hard"] = "medium"
     #: autopilot turns in a row after which the seat stays on autopilot until its player
     #: comes back
     autopilot_handover_moves: int = Field(default=3, ge=1, le=1000)

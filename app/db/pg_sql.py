@@ -34,6 +34,18 @@ PLAYERS_JSON = (
 )
 LOAD = f"SELECT {TABLE_COLS}, {PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
 LOAD_NOW = f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t WHERE t.id = %s"
+#: live tables idle for a while (the sweep, app/tables/sweep.py), with their persons'
+#: seats. ``public IN (true, false)`` holds for every row: it lets the lobby's index
+#: ``(public, status)`` find the few live tables among the many closed and finished ones,
+#: so no index of its own is needed
+IDLE_TABLES = (
+    "SELECT t.id, t.version, extract(epoch FROM now() - t.updated_at)::float8,"
+    " (SELECT coalesce(array_agg(p.seat ORDER BY p.seat), '{}') FROM players p"
+    " WHERE p.table_id = t.id AND p.bot IS NULL)"
+    " FROM game_tables t WHERE t.public IN (true, false) AND t.status = ANY(%s)"
+    " AND t.updated_at < now() - make_interval(secs => %s)"
+    " ORDER BY t.updated_at LIMIT %s"
+)
 EVENT_COLS = "seq, kind, seat, player_id, move_id, match_number, payload"
 TABLE_SET = (
     "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"

@@ -29,6 +29,7 @@ from psycopg.types.json import set_json_loads
 
 from app.db.pg_sql import (
     EVENT_COLS,
+    IDLE_TABLES,
     LOAD,
     LOAD_NOW,
     PLAYERS_JSON,
@@ -47,10 +48,12 @@ from app.db.records import (
     Catchup,
     Change,
     EventRecord,
+    IdleTable,
     LobbyRow,
     PlayerState,
     PriorMove,
     TableState,
+    TableStatus,
 )
 from app.db.store import CodeClash, MoveIdClash, Unavailable
 from app.realtime.channel import CHANNEL, encode_note
@@ -279,6 +282,14 @@ class PgStore:
             LobbyRow(TableState.from_row(r), int(r[AFTER_TABLE]), int(r[AFTER_TABLE + 1]))
             for r in rows
         ]
+
+    @retried_once
+    async def idle_tables(self, idle_for: float, limit: int) -> list[IdleTable]:
+        live = [TableStatus.WAITING, TableStatus.PLAYING]
+        async with self._conn() as conn:
+            cur = await conn.execute(IDLE_TABLES, (live, idle_for, limit))
+            rows = await cur.fetchall()
+        return [IdleTable(int(r[0]), int(r[1]), float(r[2]), list(r[3])) for r in rows]
 
     @retried_once
     async def round_over_tables(self) -> list[TableState]:

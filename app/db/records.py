@@ -225,6 +225,20 @@ class LobbyRow:
 
 
 @dataclass(slots=True)
+class IdleTable:
+    """A live table (waiting or in play) that nothing has changed for a while: what the
+    sweep of abandoned tables looks at (app/tables/sweep.py)."""
+
+    table_id: int
+    #: the version it was read at: closing it is decided only if it is still this one
+    version: int
+    #: seconds since its last change (``updated_at``), by the database's clock
+    idle_seconds: float
+    #: the seats persons hold (computer players' seats left out)
+    person_seats: list[int]
+
+
+@dataclass(slots=True)
 class Catchup:
     """A table's current columns and players, with the events after some seq (read in one
     consistent snapshot): what delivery and resync need."""

@@ -8,7 +8,7 @@ version = :old; …; COMMIT``; a writer that finds the database locked gets :cla
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Table, delete, func, insert, null, or_, select, text, update
@@ -22,6 +22,7 @@ from app.db.records import (
     Catchup,
     Change,
     EventRecord,
+    IdleTable,
     LobbyRow,
     PlayerState,
     PriorMove,
@@ -260,6 +261,44 @@ class SqliteStore:
             ]
 
         result: list[LobbyRow] = await self._read(run)
+        return result
+
+    async def idle_tables(self, idle_for: float, limit: int) -> list[IdleTable]:
+        now = datetime.now(UTC)
+
+        async def run(conn: AsyncConnection) -> list[IdleTable]:
+            rows = (
+                await conn.execute(
+                    select(T.c.id, T.c.version, T.c.updated_at)
+                    .where(
+                        T.c.status.in_([TableStatus.WAITING, TableStatus.PLAYING]),
+                        T.c.updated_at < now - timedelta(seconds=idle_for),
+                    )
+                    .order_by(T.c.updated_at)
+                    .limit(limit)
+                )
+            ).all()
+            ids = [int(r[0]) for r in rows]
+            seats: dict[int, list[int]] = {i: [] for i in ids}
+            if ids:
+                people = await conn.execute(
+                    select(P.c.table_id, P.c.seat)
+                    .where(P.c.table_id.in_(ids), P.c.bot.is_(None))
+                    .order_by(P.c.seat)
+                )
+                for table_id, seat in people.all():
+                    seats[int(table_id)].append(int(seat))
+            return [
+                IdleTable(
+                    int(r[0]),
+                    int(r[1]),
+                    (now - r[2].replace(tzinfo=r[2].tzinfo or UTC)).total_seconds(),
+                    seats[int(r[0])],
+                )
+                for r in rows
+            ]
+
+        result: list[IdleTable] = await self._read(run)
         return result
 
     async def round_over_tables(self) -> list[TableState]:

@@ -27,6 +27,7 @@ from app.db.records import (
     Catchup,
     Change,
     EventRecord,
+    IdleTable,
     LobbyRow,
     PlayerState,
     PriorMove,
@@ -109,6 +110,11 @@ class Store(Protocol):
         with their players (the finished rounds not read): whose bot turns and autopilot
         deadlines a (re)started process resumes. ``overdue_before``: only those whose
         turn deadline passed before then (a periodic scan for turns nobody played)."""
+        ...
+
+    async def idle_tables(self, idle_for: float, limit: int) -> list[IdleTable]:
+        """Tables waiting or in play that nothing has changed for at least ``idle_for``
+        seconds, the longest idle first (at most ``limit``)."""
         ...
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:

@@ -284,6 +284,33 @@ class Match:
         self._begin(Round.from_deal(hands, stock, start))
         return self.round_start_event()
 
+    def resign(self, seat: int) -> Json:
+        """``seat`` resigns (a table's decision, not a rule of play): the match is over at
+        once, nobody is to move, no round is settled. Without partnerships (R2) the other
+        seat with the highest score wins, level scores going to the first clockwise.
+
+        >>> import random
+        >>> m = Match.new(3, random.Random(1))
+        >>> m.scores = [10, 7, 7]
+        >>> m.resign(0), m.over, m.phase, m.round.turn, m.legal_moves(1)
+        ({'type': 'resigned', 'seat': 0, 'winner': 1}, True, 'match_over', None, [])
+        >>> m.resign(1)
+        Traceback (most recent call last):
+        ...
+        app.engine.errors.MatchOver: R24: the match is over
+        """
+        if self.over:
+            raise MatchOver("R24", "the match is over")
+        if self.side_count != self.players or not 0 <= seat < self.players:
+            raise ValueError("only a seat of a game without partnerships resigns")
+        others = [(seat + k) % self.players for k in range(1, self.players)]
+        winner = max(others, key=lambda s: (self.scores[s], -others.index(s)))
+        self.over = True
+        self.winner = winner
+        self.round.turn = None
+        self.public_view_cache = None
+        return {"type": "resigned", "seat": seat, "winner": winner}
+
     def _begin(self, rnd: Round) -> None:
         self.round = rnd
         self.round_number += 1

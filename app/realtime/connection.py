@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.core.security import hash_token
+
 #: per-socket bytes of frames waiting to be written before the socket is dropped
 QUEUE_MAX_BYTES = 1 << 20
 
@@ -32,9 +34,15 @@ class Connection:
     last_seq: int = -1  # -1 until the snapshot was queued
     overflowed: bool = False
     closed: bool = False
+    #: the client's page is hidden (it said ``{"type":"presence","state":"away"}``)
+    away: bool = False
     #: called when frames wait and nothing is writing them (the socket starts a writer
     #: then; an idle socket has none)
     on_ready: Callable[[], None] | None = None
+    #: a close asked for by the hub (code, reason): sent once the queued frames went out,
+    #: and nothing more is queued (app/realtime/revoke.py)
+    closing: tuple[int, str] | None = None
+    _digest: str | None = None
     _frames: deque[tuple[str, str]] = field(default_factory=deque)
     _bytes: int = 0
 
@@ -42,9 +50,21 @@ class Connection:
     def queued_bytes(self) -> int:
         return self._bytes
 
+    def token_digest(self) -> str | None:
+        """The seat token's hash as stored (computed once per socket)."""
+        if self._digest is None and self.token is not None:
+            self._digest = hash_token(self.token)
+        return self._digest
+
+    def close_after(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` once its queued frames went out; queue no more."""
+        self.closing = (code, reason)
+        if self.on_ready is not None:
+            self.on_ready()
+
     def put(self, text: str, kind: str = "other") -> None:
         """Queue an encoded frame of ``kind`` (``snapshot``, ``event`` or other)."""
-        if self.closed or self.overflowed:
+        if self.closed or self.overflowed or self.closing is not None:
             return
         if kind == "snapshot" and self._frames:
             kept = deque(f for f in self._frames if f[0] not in _SUPERSEDED)

@@ -35,6 +35,8 @@ _TABLE_EVENT_FIELDS = (
     "commitment",  # a deal's public commitment (docs/fairness.md)
     *("channel", "text", "quick", "on"),  # chat and the spectator-chat switch (issue 11)
     "level",  # a computer player's strength (bot_added, bot_changed)
+    *("by", "winner"),  # seat_replaced's replacement, resigned's winner (issue 9)
+    "reason",  # why a table closed: ``left`` or ``abandoned`` (closed)
 )
 #: the one event that may carry a seed: ``revealed``, emitted once its round is settled
 #: (R22). A deal event keeps its round's seed inside ``deal``, which is never sent.

@@ -19,6 +19,7 @@ state after it (docs/protocol.md, Event frames).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from app.core.locks import KeyedLocks
@@ -37,7 +38,8 @@ from app.realtime.frames import (
 )
 from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
-from app.realtime.presence import RemotePresence
+from app.realtime.presence import PresenceLog, RemotePresence
+from app.realtime.revoke import REVOKING_KINDS, close_revoked
 from app.realtime.table_info import table_info
 from app.tables.clock import Presets
 
@@ -70,8 +72,12 @@ class Hub(PresenceMixin):
         #: other processes' sockets (PostgreSQL), and how to tell them about ours
         self.remote = remote
         self.publish = publish
+        #: since when each seat is connected, away or disconnected (as this process saw)
+        self.presence_log = PresenceLog(started=time.time())
+        self.on_presence = None  # set by the app: TableService.presence_changed
 
     def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
+        self._track(table.id)  # the sockets here may have just changed seats
         return table_info(
             table,
             players,
@@ -80,6 +86,7 @@ class Hub(PresenceMixin):
             connected=self.connected_seats(table.id),
             spectators=self.spectator_count(table.id),
             clocks=self.clocks,
+            presence=self.seat_presence(table.id, table.players),
         )
 
     # -- sockets come and go -------------------------------------------------------------
@@ -140,6 +147,9 @@ class Hub(PresenceMixin):
             return
         if feed.seq >= 0 and cu.table.seq > feed.seq:
             self._catch_up(feed, cu, exclude=conn)
+        if close_revoked([conn], cu.players):  # its token was revoked meanwhile
+            self._drop(feed, conn)
+            return
         self._follow_player(conn, cu.players)
         match = cu.table.match()
         info = self._info(cu.table, cu.players, match)
@@ -253,6 +263,8 @@ class Hub(PresenceMixin):
         # too far behind for events: every socket gets a fresh snapshot
         feed.seq, feed.match, feed.views = cu.table.seq, match, {}
         feed.info = self._info(cu.table, cu.players, match)
+        for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
+            self._drop(feed, c)
         for c in feed.conns:
             if c is exclude:
                 continue
@@ -278,9 +290,21 @@ class Hub(PresenceMixin):
         """Queue ``events`` (consecutive after the feed's seq) for every socket, the last
         one with the view and table patches to the state after them."""
         before = self.local_presence(feed.table_id)
-        for c in feed.conns:
-            if any(e.kind in ("moved_seat", "left", "kicked") for e in events):
+        if any(e.kind in REVOKING_KINDS for e in events):
+            for c in close_revoked([c for c in feed.conns if c is not exclude], players):
+                self._drop(feed, c)
+        followed: set[Connection] = set()
+        if any(e.kind in ("moved_seat", "left", "kicked", "seat_replaced") for e in events):
+            for c in feed.conns:
+                seat = c.seat
                 self._follow_player(c, players)
+                if c.seat != seat and match is not None:
+                    followed.add(c)  # another recipient now: a snapshot, not patches
+        for e in events:
+            if e.kind in ("seated", "moved_seat"):  # a person's absence starts now
+                seated = e.payload.get("to" if e.kind == "moved_seat" else "seat")
+                if isinstance(seated, int):
+                    self.presence_log.seated(feed.table_id, seated, time.time())
         info = self._info(table, players, match)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info
@@ -303,8 +327,12 @@ class Hub(PresenceMixin):
         for c in feed.conns:
             if c is exclude:
                 continue
-            for text in texts[c.seat]:
-                c.put(text, kind="event")
+            if c in followed:
+                frame = snapshot_frame(seq=last.seq, recipient=c.seat, info=info, match=match)
+                c.put(encode(frame), kind="snapshot")
+            else:
+                for text in texts[c.seat]:
+                    c.put(text, kind="event")
             c.last_seq = last.seq
         feed.seq, feed.match, feed.views = last.seq, match, views
         self._local_changed(feed.table_id, before)

@@ -64,7 +64,7 @@ MIN_HARD_BUDGET_MS = 10.0
 TURN_GONE = frozenset(
     {
         *("stale", "not_your_turn", "move_id_reused", "round_over", "match_over"),
-        *("not_started", "unauthorized", "not_due"),
+        *("not_started", "unauthorized", "not_due", "table_closed"),
     }
 )
 

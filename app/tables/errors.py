@@ -64,3 +64,8 @@ def conflict() -> TableError:
 
 def unavailable() -> TableError:
     return TableError("unavailable", "the database is unavailable; retry", 503)
+
+
+def table_closed() -> TableError:
+    """Any change at a closed table (everybody left, or it was abandoned)."""
+    return TableError("table_closed", "this table is closed", 409)

@@ -16,7 +16,7 @@ from app.core.security import valid_move_id
 from app.db.records import PlayerState, PriorMove, TableStatus
 from app.engine import Move
 from app.tables.change import TableChange
-from app.tables.errors import TableError, from_engine
+from app.tables.errors import TableError, from_engine, table_closed
 from app.tables.rounds import reveal
 
 MOVE_ID_MAX = 64
@@ -67,6 +67,8 @@ def play(
 ) -> MoveResult:
     """Apply the move for ``player`` (raises TableError; then nothing changed);
     ``autopilot``: played for the absent person by the autopilot (said in the event)."""
+    if tx.table.status == TableStatus.CLOSED:
+        raise table_closed()
     if tx.table.status != TableStatus.PLAYING or tx.match is None:
         raise TableError("not_started", "no match is being played at this table", 409)
     if req.seq is not None and req.seq != tx.table.seq:

@@ -71,6 +71,7 @@ def new_match(tx: TableChange, kind: str, new_seed: SeedSource) -> None:
     tx.table.rematch_votes = []
     tx.table.ready = []
     tx.table.round_over_at = None
+    tx.table.resigned = None  # a new match: the last one's resignation is history
     tx.emit(
         kind,
         {

@@ -145,4 +145,4 @@ def _remove(tx: TableChange, player: PlayerState, kind: str) -> None:
         else:
             tx.table.host_seat = None
             tx.table.status = TableStatus.CLOSED
-            tx.emit("closed", {"type": "closed"})
+            tx.emit("closed", {"type": "closed", "reason": "left"})

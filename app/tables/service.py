@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from app.bots import Level
 from app.core.security import (
     NAME_MAX,
     TABLE_NAME_MAX,
@@ -23,14 +24,15 @@ from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import autopilot, bots, chat, clock, play, rounds, seating
-from app.tables.autopilot import AbsentSince, AutopilotRules
+from app.tables import autopilot, bots, chat, clock, devices, play, rounds, seating, sweep
+from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import CHAT_KINDS, ChatRequest
-from app.tables.errors import TableError, unauthorized, unavailable
+from app.tables.errors import TableError, table_closed, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
 from app.tables.reads import Identity, TableReads
+from app.tables.seat_actions import SeatActions
 from app.tables.timed import TimedActions
 from app.tables.timers import Timers
 from app.tables.writer import Deliver, Writer
@@ -40,7 +42,7 @@ from app.tables.writer import Deliver, Writer
 TABLE_ACTION_ATTEMPTS = 4
 
 
-class TableService(TimedActions, TableReads):
+class TableService(TimedActions, TableReads, SeatActions):
     """Create/join/seat/start/act/rematch; timers for the next round."""
 
     def __init__(
@@ -55,7 +57,9 @@ class TableService(TimedActions, TableReads):
         bot_settings: BotSettings | None = None,
         clocks: clock.Presets | None = None,
         autopilot_rules: AutopilotRules | None = None,
-        absent_since: AbsentSince | None = None,
+        absent_since: Callable[[int, int], float | None] | None = None,
+        seat_presence: Callable[[int, int], dict[int, tuple[str, float]]] | None = None,
+        autopilot_level: Level = "medium",
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
@@ -65,11 +69,17 @@ class TableService(TimedActions, TableReads):
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
+        #: since when a seat has had no socket on any process (None: it has one)
+        self.absent_since = absent_since or (lambda _table_id, _seat: None)
+        #: each seat's presence state and since when (the hub's, for TableInfo)
+        self.seat_presence = seat_presence or (lambda _table_id, _players: {})
         self.timers = Timers()
+        #: the computer player that takes a seat its person left (FIVEUP_AUTOPILOT_LEVEL)
+        self.autopilot_level: Level = autopilot_level
         #: the turn clocks' numbers; the autopilot's rules (with the hub's absence clock:
         #: the autopilot's grace and take-back use it)
         self.clocks = clocks or clock.Presets()
-        rules = autopilot_rules or AutopilotRules()
+        rules = autopilot_rules or AutopilotRules(level=autopilot_level)
         self.autopilot = AutopilotRules(
             rules.level, rules.handover_moves, rules.grace_seconds, absent_since
         )
@@ -94,6 +104,8 @@ class TableService(TimedActions, TableReads):
         table_id = code_or_id if isinstance(code_or_id, int) else await self.table_id(code_or_id)
 
         async def run(tx: TableChange) -> None:
+            if tx.table.status == TableStatus.CLOSED:
+                raise table_closed()
             decide(tx)
             self._after_settled(tx)
 
@@ -144,10 +156,6 @@ class TableService(TimedActions, TableReads):
         tx = await self._table_action(
             code, lambda tx: seating.change_seat(tx, tx.authenticate(token), seat)
         )
-        return self.info_of(tx)
-
-    async def leave(self, code: str, token: str | None) -> TableInfo:
-        tx = await self._table_action(code, lambda tx: seating.leave(tx, tx.authenticate(token)))
         return self.info_of(tx)
 
     async def kick(self, code: str, token: str | None, seat: object) -> TableInfo:
@@ -223,6 +231,16 @@ class TableService(TimedActions, TableReads):
                 rounds.deal_next(tx, self.new_seed)
 
         await self._table_action(table_id, decide)
+
+    async def close_abandoned(self, table_id: int, version: int) -> bool:
+        """Close a table the sweep found abandoned (app/tables/sweep.py), if it is still
+        at ``version``; whether this call closed it."""
+
+        async def decide(tx: TableChange) -> None:
+            sweep.close_abandoned(tx, version)
+
+        _, tx = await self.writer.change(table_id, decide)
+        return bool(tx.events)
 
     # -- play --------------------------------------------------------------------------
     async def act(
@@ -344,8 +362,9 @@ class TableService(TimedActions, TableReads):
         return MoveResult(prior.seq, duplicate=True)
 
     async def _only_chat_since(self, table_id: int, since: int, upto: int) -> bool:
-        """Whether every event after ``since`` (up to ``upto``) is chat: a move made at
-        ``since`` is then not ``stale`` (chat changes nothing a move is decided on)."""
+        """Whether every event after ``since`` (up to ``upto``) is chat (or a device link
+        made): a move made at ``since`` is then not ``stale`` (they change nothing a move
+        is decided on)."""
         if upto - since > 50:
             return False
         try:
@@ -353,7 +372,8 @@ class TableService(TimedActions, TableReads):
         except Unavailable:
             raise unavailable() from None
         events = [e for e in (cu.events if cu else []) if e.seq <= upto]
-        return len(events) == upto - since and all(e.kind in CHAT_KINDS for e in events)
+        neutral = CHAT_KINDS | devices.NEUTRAL_KINDS
+        return len(events) == upto - since and all(e.kind in neutral for e in events)
 
     # -- chat --------------------------------------------------------------------------
     async def chat(self, table_id: int, token: str | None, text: object, quick: object) -> None:

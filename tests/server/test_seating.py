@@ -110,13 +110,16 @@ async def test_start_needs_the_host_and_every_seat_filled(service: TableService)
 async def test_seats_are_fixed_once_the_match_starts(service: TableService) -> None:
     code, _, tokens = await seated(service, 2)
     for call in (
-        service.leave(code, tokens[1]),
         service.change_seat(code, tokens[1], 0),
         service.kick(code, tokens[0], 1),
     ):
         with pytest.raises(TableError) as err:
             await call
         assert err.value.code in ("already_started", "seat_taken")
+    # leaving a match in play hands the seat to a computer player (issue 9; the seat
+    # itself stays: tests/server/test_departures.py)
+    info = await service.leave(code, tokens[1])
+    assert info.status == "playing" and info.seats[1].bot == "medium"
 
 
 @pytest.mark.parametrize("bad", ["x" * 25, 42, None])

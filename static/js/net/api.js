@@ -45,6 +45,11 @@ export const api = {
   practice: (b) => call("POST", "/api/practice", b),
   putBot: (code, seat, level, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/bots`, { seat, level }, token),
   removeBot: (code, seat, token) => call("DELETE", `/api/tables/${encodeURIComponent(code)}/bots/${seat}`, undefined, token),
+  // devices, resign, replace (static/js/ui/device.js)
+  deviceLink: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seats/${seat}/link`, undefined, token),
+  claim: (code, link) => call("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { link }),
+  resign: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/resign`, undefined, token),
+  replace: (code, seat, by, level, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seats/${seat}/replace`, { by, level }, token),
 };
 
 const TKEY = (code) => "fiveup.seat." + String(code).toUpperCase();

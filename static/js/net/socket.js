@@ -115,7 +115,8 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closedByUs) { this.setState("closed"); return; }
-      if (ev.code === 4404 || ev.code === 4401) {
+      // 4410: the seat moved to another device; 4411: you left it — never retry the token
+      if (ev.code === 4404 || ev.code === 4401 || ev.code === 4410 || ev.code === 4411) {
         this.setState("closed");
         this.cb.onFatal && this.cb.onFatal(ev.code);
         return;
@@ -215,7 +216,7 @@ export class TableSocket {
         this.cb.onError && this.cb.onError(msg);
         break;
       case "presence":
-        this.cb.onPresence && this.cb.onPresence(msg.connected || [], msg.spectators);
+        this.cb.onPresence && this.cb.onPresence(msg.connected || [], msg.spectators, msg.seats);
         break;
       default:
         break;

@@ -59,7 +59,8 @@ export function matchRounds(st) {
 }
 
 function resultText(st, row) {
-  if (!row.settled) return t("sheet_in_play");
+  const resigned = st.table && st.table.resigned;
+  if (!row.settled) return resigned !== null && resigned !== undefined ? t("resigned_note", { name: S.seatName(st, resigned) }) : t("sheet_in_play");
   return row.result === "blocked" ? t("sheet_blocked") : t("sheet_domino", { name: S.seatName(st, row.finisher) });
 }
 

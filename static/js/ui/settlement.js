@@ -6,6 +6,7 @@ import { api } from "../net/api.js";
 import { tileSvg } from "../board/render.js";
 import { tallySvg } from "./tally.js";
 import { renderScoreSheet, settlementTable } from "./scoresheet.js";
+import { renderMatchEndExtras } from "./device.js";
 import * as S from "../state.js";
 import { roundMark } from "./fairmark.js";
 
@@ -95,6 +96,8 @@ export function renderSettlement(ctx, v) {
       })));
     }
     card.appendChild(h("p", { text: t("rematch_votes", { names: votes.join(", ") || "—" }) }));
+    const extras = renderMatchEndExtras(ctx); // "X resigned", the host's Replace (ui/device.js)
+    if (extras) card.appendChild(extras);
     // The whole match, round by round, on the match-end screen too.
     card.appendChild(h("h3", { text: t("score_sheet") }));
     card.appendChild(renderScoreSheet(st, v.sides, null));

@@ -14,7 +14,9 @@ import { nameOk } from "./names.js";
 import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import { createChat } from "./chat.js";
+import { reportVisibility } from "./presence.js";
 import * as S from "../state.js";
+import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNotice, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
 
 export function openTable(root, app, code, { watch = false } = {}) {
   code = String(code).toUpperCase();
@@ -24,6 +26,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let scheduled = false;
   let disposed = false;
   const chat = createChat({ code, send: (frame) => !!sock && sock.sendRaw(frame) });
+  // This page hidden or shown again: the seat shows as away / connected (ui/presence.js).
+  const visibility = reportVisibility((frame) => !!sock && st.token !== null && sock.sendRaw(frame));
 
   // The match history (score sheet, past rounds) is fetched when the match or the
   // round changes; the current round itself comes from the view.
@@ -54,7 +58,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   function connect() {
     if (sock) sock.close();
     const cb = {
-      onState: (s) => { app.setConn(s); update({ conn: s }); },
+      onState: (s) => { app.setConn(s); update({ conn: s }); if (s === "open") visibility.report(); },
       onSnapshot: (m) => update(S.snapshotPatch(st, m)),
       onEvent: (m) => {
         const patch = S.eventPatch(st, m);
@@ -68,16 +72,24 @@ export function openTable(root, app, code, { watch = false } = {}) {
           update({ error: ev.type === "kicked" ? t("you_were_removed") : null }, true);
           setTimeout(connect, 0);
         }
+        const note = m.replay ? null : eventNotice(st, ev); // seat_left, seat_moved, resigned, …
+        if (note) patch.seatNotice = note;
         update(patch);
       },
       onAck: () => update({ busy: false, error: null }),
       // A late "ready" after the countdown already dealt the next round is harmless.
       onError: (e) => update({ busy: false, error: e.code === "not_round_over" ? null : errorText(e) }),
-      onPresence: (connected, spectators) => update({
+      onPresence: (connected, spectators, seats) => update({
         presence: connected,
+        presenceSeats: Array.isArray(seats) ? seats : null,
         table: st.table && Number.isInteger(spectators) ? { ...st.table, spectators } : st.table,
       }),
       onFatal: (codeNum) => {
+        if (codeNum === CLOSE_SEAT_MOVED || codeNum === CLOSE_SEAT_LEFT) {
+          onSeatClosed(ctx, codeNum); // the token is revoked: forget it, never retry it
+          if (codeNum === CLOSE_SEAT_LEFT) connect(); // watch on as a spectator
+          return;
+        }
         if (codeNum === 4401 && st.token) {
           // Our seat token is no longer valid here (e.g. removed before the start):
           // forget it and carry on watching as a spectator.
@@ -240,6 +252,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
         h("button", { onclick: () => app.go("/"), text: t("back_home") })));
       return;
     }
+    if (st.moved) { root.appendChild(renderMoved(ctx)); return; }
     if (!st.table) { root.appendChild(h("p", { class: "card", text: t("loading") })); return; }
     document.body.dataset.seq = st.seq ?? "";
     const spectator = st.you === null;
@@ -260,8 +273,10 @@ export function openTable(root, app, code, { watch = false } = {}) {
         })));
     root.appendChild(head);
     if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
-    if (st.table.status === "waiting" || !st.view) renderWaiting(root, ctx);
+    // a closed table (everybody left, or abandoned mid-match) shows the closed card
+    if (st.table.status === "waiting" || st.table.status === "closed" || !st.view) renderWaiting(root, ctx);
     else renderPlay(root, ctx);
+    root.append(...renderSeatBits(ctx));
     chat.render(st);
     root.appendChild(chat.el);
     if (chatFocus) chat.focus();
@@ -278,6 +293,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     nextRound: () => sock && sock.nextRound(),
     review: (round) => update({ review: round }),
     closeReview: () => update({ review: null }),
+    watchAgain: () => { update({ moved: false }, true); connect(); },
   };
 
   // Test hook (used by tests/browser): drop the socket as a network failure would.
@@ -294,12 +310,22 @@ export function openTable(root, app, code, { watch = false } = {}) {
   api.table(code).then((info) => update({ table: info })).catch((e) => {
     if (e.code === "not_found") update({ fatal: t("err_not_found") });
   });
-  connect();
+  // A device link (`#seat=` in the fragment) is claimed before the socket connects.
+  const claiming = claimFromFragment(code);
+  if (claiming) {
+    claiming.then((res) => {
+      if (disposed) return;
+      if (res.token) { st.token = res.token; st.you = res.seat; update({ table: res.table, moved: false }, true); }
+      else update({ error: res.error });
+      connect();
+    });
+  } else connect();
   render();
 
   return () => {
     disposed = true;
     document.removeEventListener("keydown", onKey);
+    visibility.stop();
     window.removeEventListener("resize", onResize);
     if (sock) sock.close();
   };

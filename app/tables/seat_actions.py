@@ -1,0 +1,77 @@
+"""The service's actions on who holds a seat once seated (issue 9): leave, resign,
+replace (:mod:`app.tables.departures`) and moving a seat to another device
+(:mod:`app.tables.devices`). Mixed into :class:`app.tables.service.TableService`, whose
+one write path (``_table_action``) runs each decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.bots import Level
+from app.core.security import new_token
+from app.schemas import DeviceLink, Joined, TableInfo
+from app.tables import departures, devices
+from app.tables.change import TableChange
+
+
+class SeatActions:
+    """Leave, resign, replace, device links (needs ``_table_action``, ``info_of`` and
+    ``autopilot_level`` from the service)."""
+
+    autopilot_level: Level
+
+    async def _table_action(
+        self, code_or_id: str | int, decide: Callable[[TableChange], None]
+    ) -> TableChange:
+        raise NotImplementedError  # the service's one write path
+
+    def info_of(self, tx: TableChange) -> TableInfo:
+        raise NotImplementedError  # the service's reads
+
+    async def leave(self, code: str, token: str | None) -> TableInfo:
+        """Leave: before the start the seat is freed; during or after a match a computer
+        player of the autopilot's level takes it (``seat_left``)."""
+        tx = await self._table_action(
+            code, lambda tx: departures.leave(tx, tx.authenticate(token), self.autopilot_level)
+        )
+        return self.info_of(tx)
+
+    async def resign(self, code: str, token: str | None) -> TableInfo:
+        """Resign the match in play (two or three players): it ends now."""
+        tx = await self._table_action(
+            code, lambda tx: departures.resign(tx, tx.authenticate(token))
+        )
+        return self.info_of(tx)
+
+    async def replace(
+        self, code: str, token: str | None, seat: object, by: object, level: object
+    ) -> TableInfo:
+        """The host replaces a seat's player between matches (a bot, or an invite)."""
+        tx = await self._table_action(
+            code,
+            lambda tx: departures.replace(
+                tx, tx.authenticate(token), seat, by, level, self.autopilot_level
+            ),
+        )
+        return self.info_of(tx)
+
+    async def device_link(self, code: str, token: str | None, seat: object) -> DeviceLink:
+        """A fresh single-use link moving ``seat`` to another device (the seat's own
+        token, or the host's for any person's seat); an older link stops working."""
+        link = new_token()
+        issued: list[int] = []
+        tx = await self._table_action(
+            code, lambda tx: issued.append(devices.issue(tx, tx.authenticate(token), seat, link))
+        )
+        return DeviceLink(link=devices.link_path(tx.table.code, link), seat=issued[-1])
+
+    async def claim(self, code: str, link: object) -> Joined:
+        """Move a seat to this device with its link: a fresh token; the old one and the
+        link stop working (``seat_moved``; the old sockets are closed with 4410)."""
+        token = new_token()
+        moved: list[int] = []
+        tx = await self._table_action(
+            code, lambda tx: moved.append(devices.claim(tx, link, token).seat)
+        )
+        return Joined(code=tx.table.code, token=token, seat=moved[-1], table=self.info_of(tx))

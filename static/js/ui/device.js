@@ -1,0 +1,212 @@
+// Who holds a seat once seated (docs/protocol.md, "Devices, leave, resign, replace"):
+// "Play on another device" (a single-use link with a Copy button; the host makes one
+// for any person's seat), claiming a `#seat=` link on page load (before the socket
+// connects), the "this seat moved to another device" screen (close 4410: no reconnect
+// with the dead token), Leave and Resign with a confirmation, and the host's Replace
+// between matches. The link's credential lives in the URL fragment only: it is read,
+// removed from the address bar at once and sent in a POST body, never in a URL.
+import { h } from "../dom.js";
+import { t, addStrings } from "../i18n.js";
+import { api, saveSeat, forgetSeat } from "../net/api.js";
+import { errorText } from "./errors.js";
+import * as S from "../state.js";
+
+/** Close codes (docs/protocol.md): the seat moved to another device / you left it. */
+export const CLOSE_SEAT_MOVED = 4410;
+export const CLOSE_SEAT_LEFT = 4411;
+
+/**
+ * The `#seat=<credential>` of a device link, if the page was opened with one: it is
+ * removed from the address bar at once (history.replaceState) and claimed. Resolves to
+ * `{token, seat}` (also saved like every seat token) or `{error}`; null without one.
+ */
+export function claimFromFragment(code) {
+  const m = /^#seat=([A-Za-z0-9_-]{1,256})$/.exec(location.hash || "");
+  if (!m) return null;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  return api.claim(code, m[1]).then(
+    (res) => { saveSeat(code, res.token, res.seat); return { token: res.token, seat: res.seat, table: res.table }; },
+    (e) => ({ error: e.code === "link_used" ? t("err_link_used") : errorText(e) }),
+  );
+}
+
+/** The socket closed with 4410 / 4411: the old token is dead — forget it, never retry. */
+export function onSeatClosed(ctx, closeCode) {
+  const { st, update, code } = ctx;
+  forgetSeat(code);
+  st.token = null; st.you = null;
+  if (closeCode === CLOSE_SEAT_MOVED) update({ moved: true, deviceLink: null }, true);
+  else update({ seatNotice: t("you_left_seat"), deviceLink: null }, true);
+}
+
+/** The screen of a device whose seat moved to another device. */
+export function renderMoved(ctx) {
+  const { go, watchAgain } = ctx;
+  return h("div", { class: "card", role: "alert", "data-testid": "seat-moved" },
+    h("h2", { text: t("seat_moved_title") }),
+    h("p", { text: t("seat_moved_text") }),
+    h("p", {},
+      h("button", { "data-testid": "seat-moved-watch", onclick: () => watchAgain(), text: t("watch") }), " ",
+      h("button", { onclick: () => go("/"), text: t("back_home") })));
+}
+
+function confirmButton(label, question, testid, action) {
+  return h("button", {
+    class: "small", "data-testid": testid,
+    onclick: () => { if (window.confirm(question)) action(); },
+    text: label,
+  });
+}
+
+function linkBox(st, update) {
+  const url = location.origin + st.deviceLink.link;
+  const input = h("input", { type: "text", readonly: true, value: url, "data-testid": "device-link", "aria-label": t("device_link_label", { seat: S.seatName(st, st.deviceLink.seat) }), size: 40 });
+  return h("div", { class: "device-link" },
+    h("p", { class: "muted", text: t("device_link_note") }),
+    input, " ",
+    h("button", {
+      class: "small", "data-testid": "device-link-copy",
+      onclick: async (e) => {
+        try { await navigator.clipboard.writeText(url); } catch { input.select(); }
+        e.target.textContent = t("copied");
+      },
+      text: t("copy"),
+    }), " ",
+    h("button", { class: "small", onclick: () => update({ deviceLink: null }), text: t("close") }));
+}
+
+/**
+ * The seat panel under the board (a seated person, a match in play or over):
+ * "Play on another device", Leave, Resign; the host's links for other seats.
+ */
+export function renderSeatPanel(ctx) {
+  const { st, update, code, httpAction } = ctx;
+  const tb = st.table;
+  if (!tb || st.you === null || !st.token || (tb.status !== "playing" && tb.status !== "finished")) return null;
+  const getLink = async (seat) => {
+    try {
+      update({ deviceLink: await api.deviceLink(code, seat, st.token), error: null });
+    } catch (e) { update({ error: errorText(e) }); }
+  };
+  const panel = h("details", {
+    class: "card seat-panel", "data-testid": "seat-panel", open: !!(st.seatPanelOpen || st.deviceLink),
+    ontoggle: (e) => { st.seatPanelOpen = e.target.open; },
+  },
+    h("summary", { text: t("seat_panel") }));
+  const row = h("p", {},
+    h("button", { class: "small", "data-testid": "another-device", onclick: () => getLink(st.you), text: t("another_device") }), " ",
+    confirmButton(t("leave_table"), t("leave_confirm"), "leave-table", async () => {
+      await ctx.leave();
+      if (st.token === null) update({ seatNotice: t("you_left_seat"), deviceLink: null });
+    }));
+  if (tb.status === "playing" && tb.players < 4) {
+    row.append(" ", confirmButton(t("resign"), t("resign_confirm"), "resign", () => httpAction(() => api.resign(code, st.token))));
+  }
+  panel.appendChild(row);
+  if (tb.host === st.you) {
+    const others = tb.seats.filter((s) => s.seat !== st.you && s.name && !s.bot);
+    if (others.length) {
+      panel.appendChild(h("p", {}, t("host_links"), " ", ...others.map((s) => h("button", {
+        class: "small", "data-testid": "host-link-" + s.seat, onclick: () => getLink(s.seat),
+        text: t("link_for", { name: S.seatName(st, s.seat) }),
+      }))));
+    }
+  }
+  if (st.deviceLink) panel.appendChild(linkBox(st, update));
+  return panel;
+}
+
+/** What this module adds under the board: the last seat notice and the seat panel. */
+export function renderSeatBits(ctx) {
+  const { st } = ctx;
+  const out = [];
+  if (st.seatNotice) out.push(h("p", { class: "notice", role: "status", "data-testid": "seat-notice", text: st.seatNotice }));
+  const panel = renderSeatPanel(ctx);
+  if (panel) out.push(panel);
+  return out;
+}
+
+/** On the match-end card: "X resigned", and the host's Replace for each other seat. */
+export function renderMatchEndExtras(ctx) {
+  const { st, code, httpAction } = ctx;
+  const tb = st.table;
+  if (!tb) return null;
+  const out = h("div", { class: "match-end-extras" });
+  if (tb.resigned !== null && tb.resigned !== undefined) {
+    out.appendChild(h("p", { "data-testid": "resigned-note", text: t("resigned_note", { name: S.seatName(st, tb.resigned) }) }));
+  }
+  if (tb.status === "finished" && tb.host === st.you && st.token) {
+    for (const s of tb.seats) {
+      if (s.seat === st.you || !s.name) continue;
+      out.appendChild(h("p", { "data-testid": "replace-" + s.seat }, S.seatName(st, s.seat), ": ",
+        h("button", { class: "small", onclick: () => httpAction(() => api.replace(code, s.seat, "bot", null, st.token)), text: t("replace_bot") }), " ",
+        h("button", { class: "small", onclick: () => httpAction(() => api.replace(code, s.seat, "invite", null, st.token)), text: t("replace_invite") })));
+    }
+  }
+  return out.childNodes.length ? out : null;
+}
+
+/** Table events of this module, in the words of the table's log line. */
+export function eventNotice(st, ev) {
+  const name = S.seatName(st, ev.seat);
+  if (ev.type === "seat_left") return t("ev_seat_left", { name });
+  if (ev.type === "seat_moved") return t("ev_seat_moved", { name });
+  if (ev.type === "resigned") return t("resigned_note", { name });
+  if (ev.type === "seat_replaced") return t(ev.by === "bot" ? "ev_replaced_bot" : "ev_replaced_invite", { n: ev.seat + 1 });
+  return null;
+}
+
+addStrings({
+  en: {
+    seat_panel: "Your seat",
+    another_device: "Play on another device",
+    device_link_note: "Open this link on your other device: your seat moves there, and this page stops playing it. It works once; keep it private.",
+    device_link_label: "Device link for {seat}",
+    close: "Close",
+    host_links: "Lost link? Make a new one for:",
+    link_for: "{name}",
+    leave_table: "Leave the table",
+    leave_confirm: "Leave the table? A computer player takes your seat for the rest of the match.",
+    resign: "Resign",
+    resign_confirm: "Resign the match? It ends now and the other side wins.",
+    you_left_seat: "You left the table; a computer player plays your seat. You are watching now.",
+    seat_moved_title: "This seat moved to another device",
+    seat_moved_text: "Your seat is being played on another device now (its device link was used). This page no longer plays it.",
+    resigned_note: "{name} resigned.",
+    replace_bot: "Replace with a computer player",
+    replace_invite: "Free the seat for an invite",
+    ev_seat_left: "{name} left; a computer player plays the seat.",
+    ev_seat_moved: "{name} moved to another device.",
+    ev_replaced_bot: "Seat {n} is played by a computer player now.",
+    ev_replaced_invite: "Seat {n} is free for a new player.",
+    err_link_used: "This device link was used already or replaced by a newer one. Ask for a new link.",
+    err_resign_partnership: "A partnership game cannot be resigned: leave the table instead.",
+    err_not_between_matches: "Players are replaced between matches.",
+  },
+  uk: {
+    seat_panel: "Ваше місце",
+    another_device: "Грати на іншому пристрої",
+    device_link_note: "Відкрийте це посилання на іншому пристрої: ваше місце перейде туди, а ця сторінка перестане за нього грати. Посилання одноразове; не показуйте його іншим.",
+    device_link_label: "Посилання для пристрою: {seat}",
+    close: "Закрити",
+    host_links: "Загубили посилання? Нове для:",
+    link_for: "{name}",
+    leave_table: "Вийти з-за столу",
+    leave_confirm: "Вийти з-за столу? До кінця партії за ваше місце гратиме комп'ютер.",
+    resign: "Здатися",
+    resign_confirm: "Здатися? Партія закінчиться зараз, і переможе суперник.",
+    you_left_seat: "Ви вийшли з-за столу; за ваше місце грає комп'ютер. Тепер ви глядач.",
+    seat_moved_title: "Це місце перейшло на інший пристрій",
+    seat_moved_text: "За ваше місце тепер грають на іншому пристрої (його посилання використано). Ця сторінка більше за нього не грає.",
+    resigned_note: "{name} здався(лася).",
+    replace_bot: "Замінити комп'ютером",
+    replace_invite: "Звільнити місце для запрошеного",
+    ev_seat_left: "{name} вийшов(ла); за місце грає комп'ютер.",
+    ev_seat_moved: "{name} перейшов(ла) на інший пристрій.",
+    ev_replaced_bot: "За місце {n} тепер грає комп'ютер.",
+    ev_replaced_invite: "Місце {n} вільне для нового гравця.",
+    err_link_used: "Це посилання вже використано або замінено новим. Попросіть нове.",
+    err_resign_partnership: "У грі парами здатися не можна: вийдіть з-за столу.",
+    err_not_between_matches: "Гравців замінюють між партіями.",
+  },
+});
