@@ -334,3 +334,46 @@ async def test_a_whole_match_played_by_the_autopilot_shows_no_hidden_tile(pg_url
             await c.close()
     finally:
         server.kill()
+
+
+async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_the_seat_back(
+    pg_url: str,
+) -> None:
+    """A table without a clock: Ann's socket closes on her turn; after the grace the
+    autopilot plays for her, after two turns the seat is on autopilot; her socket opens
+    again (the hub's presence hook) and the seat is hers at once."""
+    env = {
+        **CLOCK,
+        "FIVEUP_DISCONNECT_GRACE_SECONDS": "1",
+        "FIVEUP_AUTOPILOT_HANDOVER_MOVES": "2",
+        "FIVEUP_BOT_DELAY_MS": "300",
+    }
+    server = ServerProcess(pg_url, **env).start()
+    try:
+        code, token = await _clock_table(server, "none")
+        url = f"{server.ws}/ws/tables/{code}"
+        ann = await WsClient(f"{url}?token={token}", "seat0").connect()
+        watcher = await WsClient(url, "spectator").connect()
+        await ann.wait_for(lambda c: c.view is not None and bool(c.view["legal"]))
+        assert ann.table is not None and ann.table["turn_deadline"] is None
+        await ann.close()  # her tab closes on her turn
+        await watcher.wait_for(
+            lambda c: c.table is not None and c.table["seats"][0]["autopilot"], timeout=60
+        )
+        events = read_events(pg_url, code)
+        assert len(_autopilot_moves(events)) >= 2
+        assert _kinds(events, "autopilot") == [{"type": "autopilot", "seat": 0, "on": True}]
+        again = await WsClient(f"{url}?token={token}", "seat0-again").connect()
+        await watcher.wait_for(
+            lambda c: c.table is not None and not c.table["seats"][0]["autopilot"], timeout=60
+        )
+        events = read_events(pg_url, code)
+        assert _kinds(events, "autopilot")[-1] == {"type": "autopilot", "seat": 0, "on": False}
+        await again.wait_for(lambda c: c.last_seq >= max(events))
+        states = replay_states(read_events(pg_url, code))
+        check_frames(watcher.frames, None, states, "spectator")
+        check_frames(again.frames, 0, states, "seat0-again")
+        for c in (again, watcher):
+            await c.close()
+    finally:
+        server.kill()
