@@ -80,7 +80,7 @@ def table_info(
             "side": side_of(s, table.players),  # R2 partnerships, from the engine
             "connected": s in online,
             "bot": player.bot if player else None,  # a computer player's level
-            "autopilot": player is not None and player.autopilot,
+            "autopilot": player is not None and player.bot is None and player.autopilot,
             "presence": None,
             "since": None,
         }
