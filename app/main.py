@@ -27,7 +27,9 @@ from app.realtime import presence
 from app.realtime.hub import Hub
 from app.realtime.listener import PgListener
 from app.realtime.notifier import PgNotifier
+from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
+from app.tables.clock import Presets
 from app.tables.service import TableService
 from app.tables.writer import Committed
 
@@ -82,6 +84,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         notifier = PgNotifier(dsn) if after_commit else None
         store = make_store(settings, notifier)
         reporter = PgNotifier(dsn, presence.CHANNEL) if postgres else None
+        clocks = Presets(
+            relaxed_move=settings.clock_relaxed_move_seconds,
+            fast_move=settings.clock_fast_move_seconds,
+            fast_bank=settings.clock_fast_bank_seconds,
+        )
         hub = Hub(
             store,
             next_round_seconds=settings.next_round_seconds,
@@ -91,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 else None
             ),
             publish=reporter.send if reporter is not None else None,
+            clocks=clocks,
         )
 
         async def deliver(c: Committed) -> None:
@@ -106,6 +114,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 delay_ms=delay_range(settings.bot_delay_ms),
                 hard_budget_ms=settings.bot_hard_budget_ms,
                 pool=settings.bot_pool,
+            ),
+            clocks=clocks,
+            autopilot_rules=AutopilotRules(
+                level=settings.autopilot_level,
+                handover_moves=settings.autopilot_handover_moves,
+                grace_seconds=settings.disconnect_grace_seconds,
             ),
         )
         listener = PgListener(dsn) if postgres else None
@@ -123,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if table_id is None:
                     await hub.poke_all()
                 else:
+                    service.seen_commit(table_id, seq)  # its clock runs here too
                     await hub.poke(table_id, seq)
 
             listener.subscribers += [forget, catch_up]

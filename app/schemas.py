@@ -62,6 +62,11 @@ class CreateTable(_Request):
         max_length=NAME_MAX,
         description=NAME_RULES.format(n=NAME_MAX),
     )
+    clock: Literal["none", "relaxed", "fast"] = Field(
+        default="none",
+        description="the turn clock (docs/protocol.md, Clock and autopilot): none (at"
+        " leisure), relaxed or fast (seconds per move, plus a bank per round at fast)",
+    )
 
 
 class JoinTable(_Request):
@@ -109,6 +114,21 @@ class SeatInfo(BaseModel):
     bot: Literal["easy", "medium", "hard"] | None = Field(
         description="a computer player's level (docs/bots.md), null for a person or a free seat"
     )
+    autopilot: bool = Field(
+        default=False,
+        description="a person's seat played by the autopilot until its player comes back"
+        " (docs/protocol.md, Clock and autopilot)",
+    )
+
+
+class ClockInfo(BaseModel):
+    """A table's turn clock: its preset and that preset's numbers (the settings)."""
+
+    preset: Literal["none", "relaxed", "fast"]
+    move_seconds: float | None = Field(description="seconds per move; null without a clock")
+    bank_seconds: float | None = Field(
+        description="seconds of bank per seat and round; null for a preset without a bank"
+    )
 
 
 class TableInfo(BaseModel):
@@ -140,6 +160,18 @@ class TableInfo(BaseModel):
     )
     spectator_chat: bool = Field(description="whether spectators may chat (the host's switch)")
     spectators: int = Field(description="spectator sockets watching (every process's reports)")
+    clock: ClockInfo = Field(description="the table's turn clock (docs/protocol.md)")
+    turn_deadline: str | None = Field(
+        default=None,
+        description="when the seat to move runs out of time (ISO 8601 UTC, ms, Z): its move"
+        " time plus its bank; null without a clock, between rounds, before or after a match",
+    )
+    banks: list[float] | None = Field(
+        default=None, description="seconds of bank left per seat this round; null without a bank"
+    )
+    resigned: int | None = Field(
+        default=None, description="the seat whose resignation ended the current match, or null"
+    )
 
 
 class Joined(BaseModel):

@@ -45,7 +45,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 )
 async def create_table(body: CreateTable, service: ServiceDep) -> Joined:
     """Create a table; the creator sits at seat 0 and is the host."""
-    return await service.create(body.name, body.players, body.public, body.host_name)
+    return await service.create(body.name, body.players, body.public, body.host_name, body.clock)
 
 
 @router.get("", response_model=Lobby, responses={c: {"model": ErrorResponse} for c in (422, 503)})

@@ -110,6 +110,23 @@ class Settings(BaseSettings):
     #: worker processes thinking for ``medium`` and ``hard`` bots, off the event loop
     bot_pool: int = Field(default=1, ge=1, le=64)
 
+    # --- Absent players (issue 9; docs/configuration.md, docs/protocol.md "Clock and
+    # autopilot"). The table's clock preset is chosen at creation (none|relaxed|fast).
+    #: seconds per move at a ``relaxed`` table
+    clock_relaxed_move_seconds: float = Field(default=90.0, gt=0, le=86400)
+    #: seconds per move at a ``fast`` table
+    clock_fast_move_seconds: float = Field(default=20.0, gt=0, le=86400)
+    #: a ``fast`` table's bank per seat and round: time beyond the move's own
+    clock_fast_bank_seconds: float = Field(default=60.0, ge=0, le=86400)
+    #: at a table without a clock, seconds the seat to move may be disconnected before
+    #: the autopilot plays its move
+    disconnect_grace_seconds: float = Field(default=60.0, gt=0, le=86400)
+    #: the computer player level that plays for an absent person
+    autopilot_level: Literal["easy", "medium", "hard"] = "medium"
+    #: autopilot turns in a row after which the seat stays on autopilot until its player
+    #: comes back
+    autopilot_handover_moves: int = Field(default=3, ge=1, le=1000)
+
 
 @lru_cache
 def get_settings() -> Settings:

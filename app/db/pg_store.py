@@ -290,12 +290,13 @@ class PgStore:
         return [TableState.from_row(r) for r in rows]
 
     @retried_once
-    async def bot_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+    async def turn_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
         async with self._conn() as conn:
             cur = await conn.execute(
                 f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t"
-                " WHERE t.status = 'playing' AND EXISTS"
-                " (SELECT 1 FROM players b WHERE b.table_id = t.id AND b.bot IS NOT NULL)"
+                " WHERE t.status = 'playing' AND (t.clock <> 'none' OR EXISTS"
+                " (SELECT 1 FROM players b WHERE b.table_id = t.id"
+                " AND (b.bot IS NOT NULL OR b.autopilot)))"
             )
             rows = await cur.fetchall()
         return [(TableState.from_row(r), players_of(r[AFTER_TABLE])) for r in rows]

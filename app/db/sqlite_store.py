@@ -11,7 +11,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, null, select, text, update
+from sqlalchemy import Table, delete, func, insert, null, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -276,13 +276,19 @@ class SqliteStore:
         result: list[TableState] = await self._read(run)
         return result
 
-    async def bot_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
-        has_bot = select(P.c.id).where(P.c.table_id == T.c.id, P.c.bot.is_not(None)).exists()
+    async def turn_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+        has_bot = (
+            select(P.c.id)
+            .where(P.c.table_id == T.c.id, or_(P.c.bot.is_not(None), P.c.autopilot.is_(True)))
+            .exists()
+        )
 
         async def run(conn: AsyncConnection) -> list[tuple[TableState, list[PlayerState]]]:
             rows = (
                 await conn.execute(
-                    select(*_cols(history=False)).where(T.c.status == TableStatus.PLAYING, has_bot)
+                    select(*_cols(history=False)).where(
+                        T.c.status == TableStatus.PLAYING, or_(has_bot, T.c.clock != "none")
+                    )
                 )
             ).all()
             return [(TableState.from_row(r), await self._players(conn, int(r[0]))) for r in rows]

@@ -101,9 +101,10 @@ class Store(Protocol):
         """Tables in play whose settled round waits for the timed deal."""
         ...
 
-    async def bot_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
-        """Tables in play with at least one computer player, with their players (the
-        finished rounds not read): whose bot turns a (re)started process resumes."""
+    async def turn_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+        """Tables in play with a computer player, a turn clock or a seat on autopilot,
+        with their players (the finished rounds not read): whose bot turns and autopilot
+        deadlines a (re)started process resumes."""
         ...
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:

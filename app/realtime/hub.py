@@ -39,6 +39,7 @@ from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
 from app.realtime.presence import RemotePresence
 from app.realtime.table_info import table_info
+from app.tables.clock import Presets
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,11 @@ class Hub(PresenceMixin):
         next_round_seconds: float,
         remote: RemotePresence | None = None,
         publish: Callable[[str], None] | None = None,
+        clocks: Presets | None = None,
     ) -> None:
         self.store = store
+        #: the turn clocks' numbers (the settings) shown in table info
+        self.clocks = clocks
         self.next_round_seconds = next_round_seconds
         self.feeds: dict[int, Feed] = {}
         self._locks = KeyedLocks()
@@ -75,6 +79,7 @@ class Hub(PresenceMixin):
             next_round_seconds=self.next_round_seconds,
             connected=self.connected_seats(table.id),
             spectators=self.spectator_count(table.id),
+            clocks=self.clocks,
         )
 
     # -- sockets come and go -------------------------------------------------------------

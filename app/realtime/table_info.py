@@ -11,6 +11,7 @@ from typing import Any
 
 from app.db.records import PlayerState, TableState, TableStatus
 from app.engine import TARGET, Match, side_count, side_of, sides_seats
+from app.tables.clock import Presets
 
 Json = dict[str, Any]
 
@@ -49,8 +50,10 @@ def table_info(
     next_round_seconds: float,
     connected: list[int] | None = None,
     spectators: int = 0,
+    clocks: Presets | None = None,
 ) -> Json:
-    """The public description of a table as it stands (JSON-ready, ``TableInfo``)."""
+    """The public description of a table as it stands (JSON-ready, ``TableInfo``);
+    ``clocks``: the clock presets' numbers (the settings; their defaults if None)."""
     by_seat = {p.seat: p for p in players}
     online = set(connected or ())
     return {
@@ -69,6 +72,7 @@ def table_info(
                 "side": side_of(s, table.players),  # R2 partnerships, from the engine
                 "connected": s in online,
                 "bot": by_seat[s].bot if s in by_seat else None,  # a computer player's level
+                "autopilot": s in by_seat and by_seat[s].autopilot,
             }
             for s in range(table.players)
         ],
@@ -83,6 +87,14 @@ def table_info(
         "commitment": table.commitment if match is not None else None,
         "spectator_chat": table.spectator_chat,
         "spectators": spectators,
+        "clock": (clocks or Presets()).of(table.clock).info(),
+        "turn_deadline": (
+            utc_iso(table.turn_deadline)
+            if table.turn_deadline is not None and table.status == TableStatus.PLAYING
+            else None
+        ),
+        "banks": list(table.banks) if table.banks is not None else None,
+        "resigned": table.resigned,
     }
 
 

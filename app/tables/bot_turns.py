@@ -7,9 +7,14 @@ move (:meth:`app.tables.service.TableService.play_bot`, the same decision as ``a
   which retries through database outages. On start-up every table in play is checked
   and its pending bot turn resumed (:meth:`BotTurns.resume`), so a killed process's
   turn is played after a restart.
+- **The autopilot** (:mod:`app.tables.autopilot`) plays a person's turn the same way:
+  at the stored deadline of a clock table, after the grace period of a disconnected
+  seat at a table without one, or after the bots' pause for a seat on autopilot — with
+  ``move_id = auto-<seq>``. A timer that finds the autopilot not due yet (the player
+  came back and left again) waits again; one whose state moved on does nothing.
 - **Exactly once.** A turn is named by the table's seq when it became due: the move is
   sent with ``seq`` (a move against an older state is ``stale``) and ``move_id =
-  bot-<seq>`` (unique per table in the database). However many processes try the same
+  bot-<seq>`` or ``auto-<seq>`` (unique per table in the database). However many processes try the same
   turn, one commits; the others are refused and do nothing.
 - **Only the projection.** The bot sees ``view_for(match, seat)`` as a
   :class:`~app.bots.SeatView`, nothing else (docs/bots.md).
@@ -44,8 +49,10 @@ from dataclasses import dataclass
 
 from app.bots import Level, SeatView, choose_move
 from app.engine import view_for
+from app.tables.autopilot import AutopilotRules
 from app.tables.bots import bot_to_move, level_of
 from app.tables.change import TableChange
+from app.tables.clock import now_utc
 from app.tables.errors import TableError
 from app.tables.timers import Timers
 
@@ -55,7 +62,10 @@ log = logging.getLogger(__name__)
 MIN_HARD_BUDGET_MS = 10.0
 #: refusals that mean the turn was played already (here or by another process)
 TURN_GONE = frozenset(
-    {"stale", "not_your_turn", "move_id_reused", "round_over", "match_over", "not_started"}
+    {
+        *("stale", "not_your_turn", "move_id_reused", "round_over", "match_over"),
+        *("not_started", "unauthorized", "not_due"),
+    }
 )
 
 
@@ -108,13 +118,24 @@ class BotTurns:
     """This process's pending bot turns and the pool they think in."""
 
     def __init__(
-        self, timers: Timers, settings: BotSettings, load: Load, play: Play, rng: random.Random
+        self,
+        timers: Timers,
+        settings: BotSettings,
+        load: Load,
+        play: Play,
+        rng: random.Random,
+        *,
+        rules: AutopilotRules | None = None,
+        play_auto: Play | None = None,
     ) -> None:
         self.timers = timers
         self.settings = settings
         self._load = load
         self._play = play
         self._rng = rng
+        #: the autopilot's rules and its move path (None: no autopilot)
+        self.rules = rules
+        self._play_auto = play_auto
         self._pending: set[tuple[int, int]] = set()
         self._hard_waiting = 0
         self._pool: Executor | None = None
@@ -128,50 +149,75 @@ class BotTurns:
             return
         if self._pool is None and any(p.bot in ("medium", "hard") for p in tx.players):
             self._executor().submit(int)  # spawn the workers now, off the first turn
+        self.plan(tx)
+
+    def plan(self, tx: TableChange) -> bool:
+        """Schedule the turn due in this state, if a bot or the autopilot is to play it."""
         if bot_to_move(tx) is not None:
             self.schedule(tx.table.id, tx.table.seq)
+            return True
+        wait = self.rules.wait(tx, now_utc()) if self.rules is not None else None
+        if wait is None:
+            return False
+        player = tx.player_at(tx.match.turn) if tx.match and tx.match.turn is not None else None
+        on_autopilot = player is not None and player.autopilot
+        self.schedule(tx.table.id, tx.table.seq, None if on_autopilot else wait)
+        return True
 
-    def schedule(self, table_id: int, seq: int) -> None:
-        """Play the bot's turn due at ``seq`` after the delay (once per process)."""
+    def schedule(self, table_id: int, seq: int, delay: float | None = None) -> None:
+        """Play the turn due at ``seq`` after ``delay`` seconds (None: the bots' pause),
+        once per process."""
         if (table_id, seq) in self._pending:
             return
         self._pending.add((table_id, seq))
-        lo, hi = self.settings.delay_ms
-        delay = self._rng.uniform(lo, hi) / 1000 if hi > 0 else 0.0
+        if delay is None:
+            lo, hi = self.settings.delay_ms
+            delay = self._rng.uniform(lo, hi) / 1000 if hi > 0 else 0.0
         self.timers.at(
-            delay, lambda: self._take_turn(table_id, seq), f"table {table_id}: bot turn at {seq}"
+            delay, lambda: self._take_turn(table_id, seq), f"table {table_id}: turn at {seq}"
         )
 
     def resume(self, tables: list[TableChange]) -> int:
-        """After a (re)start: schedule every pending bot turn of these tables."""
-        due = 0
-        for tx in tables:
-            if bot_to_move(tx) is not None:
-                self.schedule(tx.table.id, tx.table.seq)
-                due += 1
-        return due
+        """After a (re)start: schedule every pending bot or autopilot turn of these
+        tables (a deadline passed while no process ran is due at once)."""
+        return sum(1 for tx in tables if self.plan(tx))
 
     async def _take_turn(self, table_id: int, seq: int) -> None:
+        again: float | None = None
         try:
             tx = await self._load(table_id)
-            bot = bot_to_move(tx)
-            if tx.table.seq != seq or bot is None or tx.match is None:
+            if tx.table.seq != seq or tx.match is None:
                 return  # played already, here or elsewhere
-            view = SeatView.from_view(view_for(tx.match, bot.seat))
+            bot = bot_to_move(tx)
+            if bot is not None:
+                seat, level, move_id, play = bot.seat, level_of(bot.bot), f"bot-{seq}", self._play
+            else:
+                wait = self.rules.wait(tx, now_utc()) if self.rules is not None else None
+                if wait is None or tx.match.turn is None or self._play_auto is None:
+                    return  # nobody to play for (the player came back)
+                if wait > 0:
+                    again = wait  # not due yet (a later absence, another process's clock)
+                    return
+                assert self.rules is not None
+                seat, level, move_id = tx.match.turn, self.rules.level, f"auto-{seq}"
+                play = self._play_auto
+            view = SeatView.from_view(view_for(tx.match, seat))
             try:
-                move = await self._choose(level_of(bot.bot), view)
+                move = await self._choose(level, view)
             except Exception as exc:  # a broken pool, a bug in a bot: never stall a table
                 log.error("table %s: bot failed to think (%r); it plays at random", table_id, exc)
                 self.close()  # a fresh pool next time
                 move = think("easy", view, self._rng.getrandbits(64), 0)
             try:
-                await self._play(table_id, bot.seat, move, f"bot-{seq}", seq)
+                await play(table_id, seat, move, move_id, seq)
             except TableError as err:
                 if err.code not in TURN_GONE:
                     raise
-                log.debug("table %s: bot turn at %s already played (%s)", table_id, seq, err.code)
+                log.debug("table %s: turn at %s already played (%s)", table_id, seq, err.code)
         finally:
             self._pending.discard((table_id, seq))
+            if again is not None:
+                self.schedule(table_id, seq, again)
 
     async def _choose(self, level: Level, view: SeatView) -> str:
         seed = self._rng.getrandbits(64)

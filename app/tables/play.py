@@ -62,8 +62,11 @@ def same_move(prior: PriorMove, seat: int, move: str) -> bool:
         return False
 
 
-def play(tx: TableChange, player: PlayerState, req: MoveRequest) -> MoveResult:
-    """Apply the move for ``player`` (raises TableError; then nothing changed)."""
+def play(
+    tx: TableChange, player: PlayerState, req: MoveRequest, *, autopilot: bool = False
+) -> MoveResult:
+    """Apply the move for ``player`` (raises TableError; then nothing changed);
+    ``autopilot``: played for the absent person by the autopilot (said in the event)."""
     if tx.table.status != TableStatus.PLAYING or tx.match is None:
         raise TableError("not_started", "no match is being played at this table", 409)
     if req.seq is not None and req.seq != tx.table.seq:
@@ -74,6 +77,8 @@ def play(tx: TableChange, player: PlayerState, req: MoveRequest) -> MoveResult:
         event = tx.match.play(player.seat, req.move)
     except ValueError as exc:  # IllegalMove (and its narrow kinds) or NotationError
         raise from_engine(exc) from None
+    if autopilot:
+        event["autopilot"] = True
     row = tx.emit("move", event, seat=player.seat, player=player, move_id=req.move_id)
     after_move(tx)
     return MoveResult(row.seq)

@@ -17,6 +17,7 @@ from app.records import Record
 from app.records.stored import match_from_events, record_from_events
 from app.schemas import History, LobbyEntry, TableInfo
 from app.tables.change import TableChange, token_hash
+from app.tables.clock import Presets
 from app.tables.errors import TableError, not_found, unauthorized, unavailable
 from app.tables.writer import Writer
 
@@ -43,6 +44,7 @@ class TableReads:
     next_round_seconds: float
     presence: Callable[[int], list[int]]
     spectators: Callable[[int], int]
+    clocks: Presets
 
     async def table_id(self, code: str) -> int:
         norm = normalise_code(code) if isinstance(code, str) else None
@@ -68,6 +70,7 @@ class TableReads:
             next_round_seconds=self.next_round_seconds,
             connected=self.presence(tx.table.id),
             spectators=self.spectators(tx.table.id),
+            clocks=self.clocks,
         )
 
     async def identify(self, code: str, token: str | None) -> Identity:

@@ -24,7 +24,8 @@ from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import bots, chat, play, rounds, seating
+from app.tables import autopilot, bots, chat, clock, play, rounds, seating
+from app.tables.autopilot import AbsentSince, AutopilotRules
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import CHAT_KINDS, ChatRequest
@@ -52,6 +53,9 @@ class TableService(TableReads):
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
         bot_settings: BotSettings | None = None,
+        clocks: clock.Presets | None = None,
+        autopilot_rules: AutopilotRules | None = None,
+        absent_since: AbsentSince | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
@@ -62,9 +66,25 @@ class TableService(TableReads):
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
         self.timers = Timers()
-        self.bot_turns = BotTurns(
-            self.timers, bot_settings or BotSettings(), self._load, self.play_bot, self.rng
+        #: the turn clocks' numbers; the autopilot's rules (with the hub's absence clock:
+        #: the autopilot's grace and take-back use it)
+        self.clocks = clocks or clock.Presets()
+        rules = autopilot_rules or AutopilotRules()
+        self.autopilot = AutopilotRules(
+            rules.level, rules.handover_moves, rules.grace_seconds, absent_since
         )
+        self.bot_turns = BotTurns(
+            self.timers,
+            bot_settings or BotSettings(),
+            self._load,
+            self.play_bot,
+            self.rng,
+            rules=self.autopilot,
+            play_auto=self.play_autopilot,
+        )
+        #: tables with a clock or a seat on autopilot seen here: another process's commit
+        #: to one of them is looked at (:meth:`seen_commit`)
+        self._timed: set[int] = set()
 
     # -- plumbing ----------------------------------------------------------------------
     async def _table_action(
@@ -77,23 +97,34 @@ class TableService(TableReads):
             self._after_settled(tx)
 
         _, tx = await self.writer.change(table_id, run, attempts=TABLE_ACTION_ATTEMPTS)
-        self.bot_turns.after_commit(tx)
+        self._committed(tx)
         return tx
 
-    def _after_settled(self, tx: TableChange) -> None:
+    def _committed(self, tx: TableChange) -> None:
+        """After a commit of this process: the bot's or the autopilot's turn scheduled."""
+        if tx.table.clock != "none" or any(p.autopilot for p in tx.players):
+            self._timed.add(tx.table.id)
+        self.bot_turns.after_commit(tx)
+
+    def _after_settled(self, tx: TableChange, *, at_once: bool = False) -> None:
         """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once;
-        computer players are ready for the next round and vote for a rematch at once."""
+        computer players are ready for the next round and vote for a rematch at once; the
+        turn clock's deadline and banks follow the change (app/tables/clock.py)."""
         if not tx.events:
             return
         if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx):
             rounds.deal_next(tx, self.new_seed)
         bots.vote(tx, self.new_seed)
+        clock.settle(tx, self.clocks.of(tx.table.clock), clock.now_utc(), at_once=at_once)
 
     # -- seating -----------------------------------------------------------------------
-    async def create(self, name: str, players: int, public: bool, host_name: str) -> Joined:
-        """Create a table; the creator takes seat 0 and is host."""
+    async def create(
+        self, name: str, players: int, public: bool, host_name: str, clock_preset: str = "none"
+    ) -> Joined:
+        """Create a table with a turn clock preset; the creator takes seat 0, host."""
         host = seating.checked_name(host_name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table(name, players, public, host)
+        table.clock = self.clocks.of(clock_preset).preset
         token = new_token()
 
         async def decide(tx: TableChange) -> None:
@@ -155,9 +186,10 @@ class TableService(TableReads):
 
         async def decide(tx: TableChange) -> None:
             bots.seat_practice(tx, person, token, bot_level, self.new_seed)
+            self._after_settled(tx)
 
         _, tx = await self.writer.create(table, decide, new_table_code)
-        self.bot_turns.after_commit(tx)
+        self._committed(tx)
         return Joined(code=tx.table.code, token=token, seat=0, table=self.info_of(tx))
 
     # -- matches and rounds ------------------------------------------------------------
@@ -210,7 +242,7 @@ class TableService(TableReads):
         when it names the same move by the same seat, else ``move_id_reused``.
         """
         req = MoveRequest.parse(move, move_id, seq)
-        return await self._act(table_id, lambda tx: tx.authenticate(token), req)
+        return await self._act(table_id, lambda tx: tx.authenticate(token), req, person=True)
 
     async def play_bot(self, table_id: int, seat: int, move: str, move_id: str, seq: int) -> None:
         """A computer player's move (app/tables/bot_turns.py): exactly the path of
@@ -224,8 +256,33 @@ class TableService(TableReads):
 
         await self._act(table_id, the_bot, MoveRequest.parse(move, move_id, seq))
 
+    async def play_autopilot(
+        self, table_id: int, seat: int, move: str, move_id: str, seq: int
+    ) -> None:
+        """The autopilot's move for the person in ``seat`` (app/tables/autopilot.py):
+        the path of :meth:`act`, refused (``not_due``) unless the autopilot is due for
+        that seat now; the event says ``"autopilot": true``."""
+
+        def the_absent(tx: TableChange) -> PlayerState:
+            player = tx.player_at(seat)
+            if player is None or player.bot is not None:
+                raise unauthorized()
+            if self.autopilot.wait(tx, clock.now_utc()) != 0.0:
+                raise TableError("not_due", "the autopilot is not due for this seat", 409)
+            return player
+
+        await self._act(
+            table_id, the_absent, MoveRequest.parse(move, move_id, seq), by_autopilot=True
+        )
+
     async def _act(
-        self, table_id: int, who: Callable[[TableChange], PlayerState], req: MoveRequest
+        self,
+        table_id: int,
+        who: Callable[[TableChange], PlayerState],
+        req: MoveRequest,
+        *,
+        by_autopilot: bool = False,
+        person: bool = False,
     ) -> MoveResult:
         player_seat: list[int] = []
 
@@ -239,8 +296,13 @@ class TableService(TableReads):
                 and await self._only_chat_since(table_id, req.seq, tx.table.seq)
             ):
                 move = MoveRequest(req.move, req.move_id, tx.table.seq)
+            if person and player.bot is None:  # their own move: they are back
+                at = tx.table.seq
+                autopilot.take_back(tx, player)
+                if move.seq == at:
+                    move = MoveRequest(move.move, move.move_id, tx.table.seq)
             try:
-                result = play.play(tx, player, move)
+                result = play.play(tx, player, move, autopilot=by_autopilot)
             except TableError:
                 # a retry of a committed move fails the checks now (stale, not your
                 # turn, ...): answer it from the committed row. A retry that would still
@@ -249,7 +311,9 @@ class TableService(TableReads):
                 if prior is None:
                     raise
                 return self._retry_answer(prior, player.seat, req)
-            self._after_settled(tx)
+            if by_autopilot:
+                autopilot.count_turn(tx, player, self.autopilot.handover_moves)
+            self._after_settled(tx, at_once=by_autopilot)
             return result
 
         try:
@@ -262,7 +326,7 @@ class TableService(TableReads):
             raise
         if not result.duplicate:
             self._schedule_deal(tx)
-            self.bot_turns.after_commit(tx)
+            self._committed(tx)
         return result
 
     async def _prior(self, table_id: int, move_id: str) -> PriorMove | None:
@@ -327,6 +391,30 @@ class TableService(TableReads):
             f"table {table_id}: timed next round",
         )
 
+    def presence_changed(self, table_id: int) -> None:
+        """A seat's presence at the table changed (the hub calls this): a seat on
+        autopilot whose player is connected again is taken back (event ``autopilot``
+        off), and the autopilot's grace for the seat to move is scheduled afresh."""
+        self.timers.at(0, lambda: self._look_again(table_id), f"table {table_id}: presence")
+
+    def seen_commit(self, table_id: int, seq: int | None) -> None:
+        """Another process committed to this table (NOTIFY): if it has a clock or a seat
+        on autopilot, this process schedules the turn too (whoever is first plays it)."""
+        if table_id in self._timed:
+            self.timers.at(0, lambda: self._look_again(table_id), f"table {table_id}: commit")
+
+    async def _look_again(self, table_id: int) -> None:
+        connected = set(self.presence(table_id))
+
+        def decide(tx: TableChange) -> None:
+            for p in tx.players:
+                if p.autopilot and p.bot is None and p.seat in connected:
+                    autopilot.take_back(tx, p)
+
+        tx = await self._table_action(table_id, decide)
+        if not tx.events:
+            self.bot_turns.plan(tx)
+
     async def resume_timers(self) -> None:
         """After a (re)start: schedule the next deal for every table waiting on one, and
         every pending computer player's turn (in the background, through outages)."""
@@ -343,12 +431,12 @@ class TableService(TableReads):
 
     async def _resume_bot_turns(self) -> None:
         try:
-            with_bots = await self.store.bot_tables()
+            with_bots = await self.store.turn_tables()
         except Unavailable:
             raise unavailable() from None
-        self.bot_turns.resume(
-            [TableChange(t, players, t.match(), old_version=t.version) for t, players in with_bots]
-        )
+        tables = [TableChange(t, ps, t.match(), old_version=t.version) for t, ps in with_bots]
+        self._timed.update(tx.table.id for tx in tables if tx.table.clock != "none")
+        self.bot_turns.resume(tables)
 
     async def close(self) -> None:
         """Cancel pending timers (shutdown), stop the bots' pool, close the store."""

@@ -1,0 +1,111 @@
+"""The autopilot (docs/protocol.md, "Clock and autopilot"): a computer player that plays
+for an absent person — when the seat's turn clock runs out, or, at a table without a
+clock, when the seat to move has been disconnected for the grace period. After
+``handover_moves`` autopilot turns in a row the seat goes on autopilot (event
+``autopilot`` on) and is played like a bot's, until its player comes back (a socket of
+the seat opens, or the player sends a move: event ``autopilot`` off).
+
+This module decides: when the autopilot is due for the seat to move
+(:meth:`AutopilotRules.wait`), what an autopilot move changes besides the move itself
+(:func:`count_turn`), and the take-back (:func:`take_back`). Its moves are scheduled and
+thought like a bot's (:mod:`app.tables.bot_turns`), sent with the table's ``seq`` and
+``move_id = auto-<seq>``: played exactly once however many processes try.
+
+>>> rules = AutopilotRules(level="medium", handover_moves=3, grace_seconds=60.0)
+>>> rules.grace_wait(absent_since=1000.0, now=1030.0), rules.grace_wait(None, now=1.0)
+(30.0, None)
+>>> rules.grace_wait(absent_since=1000.0, now=2000.0)
+0.0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.bots import Level
+from app.db.records import PlayerState, TableStatus
+from app.tables.change import TableChange
+
+#: (table id, seat) -> UNIX time since the seat has had no socket on any process, or
+#: None while it has one (the hub's ``absent_since``)
+AbsentSince = Callable[[int, int], float | None]
+
+
+def person_to_move(tx: TableChange) -> PlayerState | None:
+    """The person (not a bot) whose turn it is in a match in play, if any."""
+    m = tx.match
+    if tx.table.status != TableStatus.PLAYING or m is None or m.round_over or m.turn is None:
+        return None
+    player = tx.player_at(m.turn)
+    return player if player is not None and player.bot is None else None
+
+
+@dataclass(frozen=True, slots=True)
+class AutopilotRules:
+    """The autopilot's settings (docs/configuration.md) and the hub's absence clock."""
+
+    level: Level = "medium"
+    handover_moves: int = 3
+    grace_seconds: float = 60.0
+    absent_since: AbsentSince | None = None
+
+    def grace_wait(self, absent_since: float | None, now: float) -> float | None:
+        """Seconds until a seat absent since ``absent_since`` has used up its grace."""
+        if absent_since is None:
+            return None
+        return max(0.0, absent_since + self.grace_seconds - now)
+
+    def wait(self, tx: TableChange, now: datetime) -> float | None:
+        """Seconds until the autopilot plays for the seat to move (0: due now; None: not
+        as things stand). A seat on autopilot is due at once (the caller adds the bots'
+        pause); a clock table at its stored deadline; a table without a clock when the
+        seat's player has been disconnected for the grace period."""
+        player = person_to_move(tx)
+        if player is None:
+            return None
+        if player.autopilot:
+            return 0.0
+        if tx.table.turn_deadline is not None:
+            return max(0.0, (tx.table.turn_deadline - now).total_seconds())
+        if tx.table.clock == "none" and self.absent_since is not None:
+            since = self.absent_since(tx.table.id, player.seat)
+            return self.grace_wait(since, time.time())
+        return None
+
+
+def count_turn(tx: TableChange, player: PlayerState, handover_moves: int) -> None:
+    """After an autopilot move for ``player``: when the seat's turn has passed, one more
+    autopilot turn in a row; at ``handover_moves`` the seat goes on autopilot."""
+    m = tx.match
+    if m is not None and not m.round_over and m.turn == player.seat:
+        return  # it drew: the same turn goes on
+    player.autopilot_moves += 1
+    if not player.autopilot and player.autopilot_moves >= handover_moves:
+        player.autopilot = True
+        tx.emit(
+            "autopilot",
+            {"type": "autopilot", "seat": player.seat, "on": True},
+            seat=player.seat,
+            player=player,
+        )
+    tx.move_player(player, player.seat)  # the store rewrites the player's row
+
+
+def take_back(tx: TableChange, player: PlayerState) -> None:
+    """The player is back (a socket of the seat, or a move of theirs): the seat leaves
+    the autopilot (event ``autopilot`` off) and its count of autopilot turns restarts."""
+    if not player.autopilot and player.autopilot_moves == 0:
+        return
+    if player.autopilot:
+        player.autopilot = False
+        tx.emit(
+            "autopilot",
+            {"type": "autopilot", "seat": player.seat, "on": False},
+            seat=player.seat,
+            player=player,
+        )
+    player.autopilot_moves = 0
+    tx.move_player(player, player.seat)
