@@ -121,7 +121,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 handover_moves=settings.autopilot_handover_moves,
                 grace_seconds=settings.disconnect_grace_seconds,
             ),
+            absent_since=hub.absent_since,
+            seat_presence=hub.seat_presence,
         )
+        hub.on_presence = service.presence_changed  # the autopilot's grace and take-back
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub

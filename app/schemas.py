@@ -114,6 +114,15 @@ class SeatInfo(BaseModel):
     bot: Literal["easy", "medium", "hard"] | None = Field(
         description="a computer player's level (docs/bots.md), null for a person or a free seat"
     )
+    presence: Literal["connected", "away", "disconnected"] | None = Field(
+        description="a person's seat: connected (a socket on a visible page, any process), "
+        "away (sockets only on hidden pages) or disconnected (no socket); null for a "
+        "computer player's or a free seat (docs/protocol.md, Presence)"
+    )
+    since: str | None = Field(
+        description="when that presence state began, as the server knows it (ISO 8601 UTC, "
+        "ms, Z); null with presence null"
+    )
     autopilot: bool = Field(
         default=False,
         description="a person's seat played by the autopilot until its player comes back"
@@ -296,10 +305,19 @@ class ErrorFrame(BaseModel):
     rule: str | None = None
 
 
+class SeatPresence(BaseModel):
+    seat: int
+    state: Literal["connected", "away", "disconnected"]
+    since: str | None = Field(description="when this state began (ISO 8601 UTC, ms, Z)")
+
+
 class PresenceFrame(BaseModel):
     type: Literal["presence"]
-    connected: list[int]
+    connected: list[int] = Field(description="seats with a socket, visible or hidden")
     spectators: int
+    seats: list[SeatPresence] = Field(
+        description="every person's seat (not computer players', not free seats)"
+    )
 
 
 class DescriptionFrame(BaseModel):

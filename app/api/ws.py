@@ -269,6 +269,11 @@ async def _dispatch(
         await _act(kind, data, conn, service, hub)
     elif kind == "chat":
         await service.chat(conn.table_id, conn.token, data.get("text"), data.get("quick"))
+    elif kind == "presence":
+        state = data.get("state")
+        if state not in ("away", "here"):
+            raise ValueError("state must be 'away' or 'here'")
+        hub.set_away(conn, state == "away")  # a spectator's is ignored
     else:
         raise ValueError(f"unknown message type {kind[:40]!r}")
 

@@ -32,6 +32,8 @@ class Connection:
     last_seq: int = -1  # -1 until the snapshot was queued
     overflowed: bool = False
     closed: bool = False
+    #: the client's page is hidden (it said ``{"type":"presence","state":"away"}``)
+    away: bool = False
     #: called when frames wait and nothing is writing them (the socket starts a writer
     #: then; an idle socket has none)
     on_ready: Callable[[], None] | None = None

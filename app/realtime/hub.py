@@ -19,6 +19,7 @@ state after it (docs/protocol.md, Event frames).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 
 from app.core.locks import KeyedLocks
@@ -37,7 +38,7 @@ from app.realtime.frames import (
 )
 from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
-from app.realtime.presence import RemotePresence
+from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.table_info import table_info
 from app.tables.clock import Presets
 
@@ -70,8 +71,12 @@ class Hub(PresenceMixin):
         #: other processes' sockets (PostgreSQL), and how to tell them about ours
         self.remote = remote
         self.publish = publish
+        #: since when each seat is connected, away or disconnected (as this process saw)
+        self.presence_log = PresenceLog(started=time.time())
+        self.on_presence = None  # set by the app: TableService.presence_changed
 
     def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
+        self._track(table.id)  # the sockets here may have just changed seats
         return table_info(
             table,
             players,
@@ -80,6 +85,7 @@ class Hub(PresenceMixin):
             connected=self.connected_seats(table.id),
             spectators=self.spectator_count(table.id),
             clocks=self.clocks,
+            presence=self.seat_presence(table.id, table.players),
         )
 
     # -- sockets come and go -------------------------------------------------------------

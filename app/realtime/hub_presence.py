@@ -1,18 +1,38 @@
-"""The hub's side of presence: which seats and spectators have a socket here, what the
-other processes reported (:mod:`app.realtime.presence`), and the ``presence`` frames
-that tell a table's sockets when that changes. Mixed into :class:`app.realtime.hub.Hub`.
+"""The hub's side of presence: which seats and spectators have a socket here (and which
+seats only on hidden pages), what the other processes reported
+(:mod:`app.realtime.presence`), since when each seat is in its state (its
+:class:`~app.realtime.presence.PresenceLog`), and the ``presence`` frames that tell a
+table's sockets when that changes. Mixed into :class:`app.realtime.hub.Hub`.
+
+Whenever a seat's state changes at a table — a socket here, another process's report,
+a silent process forgotten — the hub calls ``on_presence(table_id)`` (the table service
+hooks its autopilot there: ``TableService.presence_changed``), on every process that
+sees the change, whether or not it has sockets at that table.
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.engine import Match
 from app.realtime.connection import Connection
 from app.realtime.frames import Json, encode
-from app.realtime.presence import RemotePresence, encode_report
+from app.realtime.presence import (
+    DISCONNECTED,
+    LocalReport,
+    PresenceLog,
+    RemotePresence,
+    SeatPresence,
+    combine,
+    encode_report,
+)
 from app.realtime.presence import decode as decode_presence
+from app.realtime.table_info import unix_iso
+
+log = logging.getLogger(__name__)
 
 Recipient = int | None
 
@@ -27,63 +47,129 @@ class Feed:
     views: dict[Recipient, Json | None] = field(default_factory=dict)
     info: Json | None = None
     match: Match | None = None
-    presence: tuple[list[int], int] | None = None  # the connected seats, spectators last sent
+    presence: Json | None = None  # the last presence frame sent
 
 
 class PresenceMixin:
-    """Presence for the hub's feeds (needs ``feeds``, ``remote`` and ``publish``)."""
+    """Presence for the hub's feeds (needs ``feeds``, ``remote``, ``publish``,
+    ``presence_log`` and ``on_presence``)."""
 
     feeds: dict[int, Feed]
     remote: RemotePresence | None
     publish: Callable[[str], None] | None
+    presence_log: PresenceLog
+    #: called with a table id whenever a seat's presence there changes (any process)
+    on_presence: Callable[[int], None] | None
 
     def local_seats(self, table_id: int) -> set[int]:
         """Seats with at least one open socket on this process."""
-        feed = self.feeds.get(table_id)
-        if feed is None:
-            return set()
-        return {c.seat for c in feed.conns if c.seat is not None}
+        return set(self.local_presence(table_id).seats)
 
-    def local_presence(self, table_id: int) -> tuple[set[int], int]:
-        """Seats with a socket on this process, and its spectator sockets, at a table."""
+    def local_presence(self, table_id: int) -> LocalReport:
+        """Seats with a socket on this process, its spectator sockets, and the seats whose
+        every socket here is on a hidden page, at a table."""
         feed = self.feeds.get(table_id)
         if feed is None:
-            return set(), 0
+            return LocalReport(frozenset(), 0, frozenset())
         seats = {c.seat for c in feed.conns if c.seat is not None}
-        return seats, sum(1 for c in feed.conns if c.seat is None)
+        visible = {c.seat for c in feed.conns if c.seat is not None and not c.away}
+        spectators = sum(1 for c in feed.conns if c.seat is None)
+        return LocalReport(frozenset(seats), spectators, frozenset(seats - visible))
 
     def spectator_count(self, table_id: int) -> int:
         """Spectator sockets at a table on every process (as this process heard)."""
-        count = self.local_presence(table_id)[1]
+        count = self.local_presence(table_id).spectators
         if self.remote is not None:
             count += self.remote.spectators(table_id)
         return count
 
-    def connected_seats(self, table_id: int) -> list[int]:
-        """Seats with at least one open socket on any process (presence)."""
-        seats = self.local_seats(table_id)
+    def seat_states(self, table_id: int) -> dict[int, str]:
+        """``connected`` or ``away`` for each seat with a socket on any process, now."""
+        states = self.local_presence(table_id).states()
         if self.remote is not None:
-            seats |= self.remote.seats(table_id)
-        return sorted(seats)
+            for seat, state in self.remote.states(table_id).items():
+                states[seat] = combine(states.get(seat, DISCONNECTED), state)
+        return states
+
+    def connected_seats(self, table_id: int) -> list[int]:
+        """Seats with at least one open socket (visible or not) on any process."""
+        return self.presence_log.present(table_id)
+
+    def seat_presence(self, table_id: int, players: int) -> dict[int, SeatPresence]:
+        """Each seat's state (``connected``, ``away``, ``disconnected``) and since when
+        (UNIX time, as this process knows it), for seats ``0 .. players - 1``."""
+        return {s: self.presence_log.get(table_id, s) for s in range(players)}
+
+    def absent_since(self, table_id: int, seat: int) -> float | None:
+        """Since when (UNIX time, as this process knows it) the seat has had no socket on
+        any process; None while it has one (an ``away`` seat has one)."""
+        state, since = self.presence_log.get(table_id, seat)
+        return since if state == DISCONNECTED else None
+
+    def set_away(self, conn: Connection, away: bool) -> None:
+        """A seat socket's page was hidden (``away``) or shown again; a spectator's is
+        ignored (spectators are only counted)."""
+        if conn.seat is None or conn.away == away:
+            return
+        before = self.local_presence(conn.table_id)
+        conn.away = away
+        self._local_changed(conn.table_id, before)
+        self._presence_changed(conn.table_id)
+
+    def _track(self, table_id: int) -> None:
+        """Log the table's seat states now; on a change, call the ``on_presence`` hook."""
+        changed = self.presence_log.update(table_id, self.seat_states(table_id), time.time())
+        if changed and self.on_presence is not None:
+            try:
+                self.on_presence(table_id)
+            except Exception as exc:
+                log.warning("table %s: presence hook failed (%s)", table_id, type(exc).__name__)
+
+    def presence_frame(self, table_id: int) -> Json:
+        """The ``presence`` frame for a table with a feed: ``seats`` lists every person's
+        seat (not the computer players', not the free ones) as the last table info sent
+        shows them."""
+        feed = self.feeds.get(table_id)
+        info_seats = feed.info["seats"] if feed is not None and feed.info is not None else []
+        seats = []
+        for s in info_seats:
+            if s["name"] is None or s["bot"] is not None:
+                continue
+            state, since = self.presence_log.get(table_id, s["seat"])
+            seats.append({"seat": s["seat"], "state": state, "since": unix_iso(since)})
+        return {
+            "type": "presence",
+            "connected": self.connected_seats(table_id),
+            "spectators": self.spectator_count(table_id),
+            "seats": seats,
+        }
 
     def _presence_changed(self, table_id: int, force_to: Connection | None = None) -> None:
-        """Tell the table's sockets who is connected, if that changed (and ``force_to``)."""
+        """Log the table's seat states, and tell its sockets who is here if that changed
+        (and ``force_to``)."""
+        self._track(table_id)
         feed = self.feeds.get(table_id)
         if feed is None:
             return
-        now = (self.connected_seats(table_id), self.spectator_count(table_id))
-        changed, feed.presence = now != feed.presence, now
-        text = encode({"type": "presence", "connected": now[0], "spectators": now[1]})
+        frame = self.presence_frame(table_id)
+        changed, feed.presence = frame != feed.presence, frame
+        text = encode(frame)
         for c in feed.conns:
             if changed or c is force_to:
                 c.put(text)
 
-    def _local_changed(self, table_id: int, before: tuple[set[int], int]) -> None:
+    def _report(self, table_id: int, now: LocalReport) -> None:
+        if self.publish is not None and self.remote is not None:
+            self.publish(
+                encode_report(self.remote.process, table_id, now.seats, now.spectators, now.away)
+            )
+
+    def _local_changed(self, table_id: int, before: LocalReport) -> None:
         """Tell the other processes when this process's seats or spectators at a table
         changed."""
         now = self.local_presence(table_id)
-        if now != before and self.publish is not None and self.remote is not None:
-            self.publish(encode_report(self.remote.process, table_id, sorted(now[0]), now[1]))
+        if now != before:
+            self._report(table_id, now)
 
     # -- presence reports of other processes (app/realtime/presence.py) ---------------------
     def heard(self, payload: str) -> None:
@@ -93,14 +179,12 @@ class PresenceMixin:
         decoded = decode_presence(payload)
         if decoded is None or decoded[0] == self.remote.process:
             return
-        process, kind, rest, _ = decoded
+        process, kind, rest = decoded[:3]
         if kind == "?":
-            if rest.isdigit() and self.publish is not None:
-                seats, watching = self.local_presence(int(rest))
-                if seats or watching:
-                    self.publish(
-                        encode_report(self.remote.process, int(rest), sorted(seats), watching)
-                    )
+            if rest.isdigit():
+                report = self.local_presence(int(rest))
+                if report.seats or report.spectators:
+                    self._report(int(rest), report)
         elif kind == "bye":
             for gone in self.remote.forget_process(process):
                 self._presence_changed(gone)
@@ -114,9 +198,9 @@ class PresenceMixin:
         if self.remote is None or self.publish is None:
             return
         for table_id in list(self.feeds):
-            seats, watching = self.local_presence(table_id)
-            if seats or watching:
-                self.publish(encode_report(self.remote.process, table_id, sorted(seats), watching))
+            report = self.local_presence(table_id)
+            if report.seats or report.spectators:
+                self._report(table_id, report)
         for table_id in self.remote.expire():
             self._presence_changed(table_id)
 

@@ -1,11 +1,13 @@
 """Public table information (``TableInfo`` in docs/protocol.md): built from a table's
 columns, its players and its match, after the change. Holds no hidden tile.
 
-Presence (``seats[].connected``) is filled in by the hub for the recipient's process.
+Presence (``seats[].connected``, ``presence`` and ``since``) is filled in by the hub
+for the recipient's process (:mod:`app.realtime.presence`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,6 +26,15 @@ def utc_iso(at: datetime) -> str:
     """
     at = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
     return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z"
+
+
+def unix_iso(at: float) -> str:
+    """A UNIX time as :func:`utc_iso` writes it.
+
+    >>> unix_iso(0.25)
+    '1970-01-01T00:00:00.250Z'
+    """
+    return utc_iso(datetime.fromtimestamp(at, UTC))
 
 
 def next_round_at(table: TableState, match: Match | None, next_round_seconds: float) -> str | None:
@@ -51,11 +62,35 @@ def table_info(
     connected: list[int] | None = None,
     spectators: int = 0,
     clocks: Presets | None = None,
+    presence: Mapping[int, tuple[str, float]] | None = None,
 ) -> Json:
     """The public description of a table as it stands (JSON-ready, ``TableInfo``);
-    ``clocks``: the clock presets' numbers (the settings; their defaults if None)."""
+    ``clocks``: the clock presets' numbers (the settings; their defaults if None).
+
+    ``presence``: each seat's state and since when (UNIX time); shown for a person's
+    seat only (null for a computer player's or a free seat)."""
     by_seat = {p.seat: p for p in players}
     online = set(connected or ())
+    seats: list[Json] = []
+    for s in range(table.players):
+        player = by_seat.get(s)
+        seat: Json = {
+            "seat": s,
+            "name": player.name if player else None,
+            "side": side_of(s, table.players),  # R2 partnerships, from the engine
+            "connected": s in online,
+            "bot": player.bot if player else None,  # a computer player's level
+            "autopilot": player is not None and player.autopilot,
+            "presence": None,
+            "since": None,
+        }
+        if player is not None and player.bot is None:
+            state, since = (presence or {}).get(
+                s, ("connected" if s in online else "disconnected", None)
+            )
+            seat["presence"] = state
+            seat["since"] = None if since is None else unix_iso(since)
+        seats.append(seat)
     return {
         "code": table.code,
         "name": table.name,
@@ -65,17 +100,7 @@ def table_info(
         "host": table.host_seat,
         "seq": table.seq,
         "match": table.match_number,
-        "seats": [
-            {
-                "seat": s,
-                "name": by_seat[s].name if s in by_seat else None,
-                "side": side_of(s, table.players),  # R2 partnerships, from the engine
-                "connected": s in online,
-                "bot": by_seat[s].bot if s in by_seat else None,  # a computer player's level
-                "autopilot": s in by_seat and by_seat[s].autopilot,
-            }
-            for s in range(table.players)
-        ],
+        "seats": seats,
         "sides": sides_seats(table.players),
         "scores": list(match.scores) if match else [0] * side_count(table.players),
         "round": match.round_number if match else None,

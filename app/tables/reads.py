@@ -37,7 +37,7 @@ class Identity:
 
 class TableReads:
     """Reads for the service (needs ``store``, ``writer``, ``next_round_seconds``,
-    ``presence`` and ``spectators``)."""
+    ``presence``, ``spectators`` and ``seat_presence``)."""
 
     store: Store
     writer: Writer
@@ -45,6 +45,7 @@ class TableReads:
     presence: Callable[[int], list[int]]
     spectators: Callable[[int], int]
     clocks: Presets
+    seat_presence: Callable[[int, int], dict[int, tuple[str, float]]]
 
     async def table_id(self, code: str) -> int:
         norm = normalise_code(code) if isinstance(code, str) else None
@@ -71,6 +72,7 @@ class TableReads:
             connected=self.presence(tx.table.id),
             spectators=self.spectators(tx.table.id),
             clocks=self.clocks,
+            presence=self.seat_presence(tx.table.id, tx.table.players),
         )
 
     async def identify(self, code: str, token: str | None) -> Identity:

@@ -56,6 +56,7 @@ class TableService(TableReads):
         clocks: clock.Presets | None = None,
         autopilot_rules: AutopilotRules | None = None,
         absent_since: AbsentSince | None = None,
+        seat_presence: Callable[[int, int], dict[int, tuple[str, float]]] | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
@@ -65,6 +66,10 @@ class TableService(TableReads):
         self.writer = Writer(store, deliver)
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
+        #: since when a seat has had no socket on any process (None: it has one)
+        self.absent_since = absent_since or (lambda _table_id, _seat: None)
+        #: each seat's presence state and since when (the hub's, for TableInfo)
+        self.seat_presence = seat_presence or (lambda _table_id, _players: {})
         self.timers = Timers()
         #: the turn clocks' numbers; the autopilot's rules (with the hub's absence clock:
         #: the autopilot's grace and take-back use it)

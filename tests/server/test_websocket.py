@@ -60,6 +60,10 @@ async def test_spectator_sees_no_hand_and_cannot_act(
 async def test_presence_shows_who_is_connected(
     live: ServerProcess, http: httpx.AsyncClient
 ) -> None:
+    def last(c: WsClient) -> dict:  # type: ignore[type-arg]
+        frame = c.frames[-1]
+        return {k: frame.get(k) for k in ("type", "connected", "spectators")}
+
     code, tokens = await seat_table(http, 2)
     a = await WsClient(_url(live, code, tokens[0])).connect()
     await a.wait_for(
@@ -67,14 +71,12 @@ async def test_presence_shows_who_is_connected(
     )
     b = await WsClient(_url(live, code, tokens[1])).connect()
     await a.wait_for(
-        lambda c: c.frames[-1] == {"type": "presence", "connected": [0, 1], "spectators": 0}
+        lambda c: last(c) == {"type": "presence", "connected": [0, 1], "spectators": 0}
     )
     info = (await http.get(f"/api/tables/{code}")).json()
     assert [s["connected"] for s in info["seats"]] == [True, True]
     await b.close()
-    await a.wait_for(
-        lambda c: c.frames[-1] == {"type": "presence", "connected": [0], "spectators": 0}
-    )
+    await a.wait_for(lambda c: last(c) == {"type": "presence", "connected": [0], "spectators": 0})
     await a.close()
 
 
