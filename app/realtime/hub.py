@@ -287,6 +287,11 @@ class Hub(PresenceMixin):
         for c in feed.conns:
             if any(e.kind in ("moved_seat", "left", "kicked") for e in events):
                 self._follow_player(c, players)
+        for e in events:
+            if e.kind in ("seated", "moved_seat"):  # a person's absence starts now
+                seat = e.payload.get("to" if e.kind == "moved_seat" else "seat")
+                if isinstance(seat, int):
+                    self.presence_log.seated(feed.table_id, seat, time.time())
         info = self._info(table, players, match)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info

@@ -248,6 +248,17 @@ class PresenceLog:
                 changed = True
         return changed
 
+    def seated(self, table_id: int, seat: int, now: float) -> None:
+        """A person just took the seat: if it has no socket, it has been absent since now
+        (not since whatever the seat's previous occupant did).
+
+        >>> log = PresenceLog(started=10.0)
+        >>> log.seated(7, 2, now=50.0), log.get(7, 2)
+        (None, ('disconnected', 50.0))
+        """
+        if self.get(table_id, seat)[0] == DISCONNECTED:
+            self._seats.setdefault(table_id, {})[seat] = (DISCONNECTED, now)
+
     def get(self, table_id: int, seat: int) -> SeatPresence:
         """A seat's state and since when."""
         entry = self._seats.get(table_id, {}).get(seat)

@@ -215,7 +215,7 @@ export class TableSocket {
         this.cb.onError && this.cb.onError(msg);
         break;
       case "presence":
-        this.cb.onPresence && this.cb.onPresence(msg.connected || [], msg.spectators);
+        this.cb.onPresence && this.cb.onPresence(msg.connected || [], msg.spectators, msg.seats);
         break;
       default:
         break;

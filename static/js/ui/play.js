@@ -13,6 +13,7 @@ import * as S from "../state.js";
 import { botIcon } from "./bots.js";
 import { addClocks, turnTitle } from "./clock.js";
 import { addAutopilotBadges, addAutopilotLines, autopilotSuffix } from "./autopilot.js";
+import { presenceMark, presenceLabel, nameWithPresence } from "./presence.js";
 
 let boardObserver = null; // re-fits the current board when its size changes
 // What was drawn last time (board tiles, hand), so only what is new moves.
@@ -132,7 +133,7 @@ export function renderPlay(root, ctx) {
       else if (legal.some((m) => m.kind === "pass")) status = t("no_moves_pass");
       else status = t("your_turn") + " — " + t("select_tile");
       if (st.busy) status = t("sending");
-    } else status = v.turn !== null ? t("turn_of", { name: seatName(v.turn) }) : "";
+    } else status = v.turn !== null ? t("turn_of", { name: nameWithPresence(st, v.turn, seatName(v.turn)) }) : "";
     felt.appendChild(h("div", { class: "status-line", style: { gridArea: "status" }, "data-testid": "turn-indicator", "data-turn-seat": v.turn ?? "", "data-selected": st.selected || "", "aria-live": "polite", text: status }));
 
     // The tab title tells a player in another tab that it is their turn.
@@ -268,6 +269,8 @@ export function renderPlay(root, ctx) {
 
   function presenceDot(seat) {
     if (st.table && st.table.seats[seat] && st.table.seats[seat].bot) return botIcon(); // a computer: no socket
+    const mark = presenceMark(st, seat); // connected / away / disconnected (ui/presence.js)
+    if (mark) return mark;
     const on = isConnected(seat);
     return h("span", { class: "presence" + (on ? " on" : ""), "data-connected": on ? "1" : "0", title: on ? t("conn_open") : t("conn_closed") });
   }
@@ -283,7 +286,7 @@ export function renderPlay(root, ctx) {
       "data-testid": "seat-area-" + seat, "data-hand-size": n,
     },
       h("div", { class: "name" }, presenceDot(seat), h("span", { class: "name-text", title: seatName(seat), text: seatName(seat) }),
-        v.players === 4 ? h("span", { class: "side-mark side-" + side, title: t("team", { n: side + 1 }) }) : null),
+        presenceLabel(st, seat), v.players === 4 ? h("span", { class: "side-mark side-" + side, title: t("team", { n: side + 1 }) }) : null),
       h("div", { class: "meta", text: t("tiles_n", { n }) + (v.players === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       backs);
   }

@@ -14,6 +14,7 @@ import { nameOk } from "./names.js";
 import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import { createChat } from "./chat.js";
+import { reportVisibility } from "./presence.js";
 import * as S from "../state.js";
 import { clockBadge } from "./clock.js";
 import { autopilotPatch, loadMarks } from "./autopilot.js";
@@ -27,6 +28,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let scheduled = false;
   let disposed = false;
   const chat = createChat({ code, send: (frame) => !!sock && sock.sendRaw(frame) });
+  // This page hidden or shown again: the seat shows as away / connected (ui/presence.js).
+  const visibility = reportVisibility((frame) => !!sock && st.token !== null && sock.sendRaw(frame));
 
   // The match history (score sheet, past rounds) is fetched when the match or the
   // round changes; the current round itself comes from the view.
@@ -57,7 +60,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   function connect() {
     if (sock) sock.close();
     const cb = {
-      onState: (s) => { app.setConn(s); update({ conn: s }); },
+      onState: (s) => { app.setConn(s); update({ conn: s }); if (s === "open") visibility.report(); },
       onSnapshot: (m) => update(S.snapshotPatch(st, m)),
       onEvent: (m) => {
         const patch = { ...S.eventPatch(st, m), ...autopilotPatch(st, m) };
@@ -76,8 +79,9 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onAck: () => update({ busy: false, error: null }),
       // A late "ready" after the countdown already dealt the next round is harmless.
       onError: (e) => update({ busy: false, error: e.code === "not_round_over" ? null : errorText(e) }),
-      onPresence: (connected, spectators) => update({
+      onPresence: (connected, spectators, seats) => update({
         presence: connected,
+        presenceSeats: Array.isArray(seats) ? seats : null,
         table: st.table && Number.isInteger(spectators) ? { ...st.table, spectators } : st.table,
       }),
       onFatal: (codeNum) => {
@@ -304,6 +308,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   return () => {
     disposed = true;
     document.removeEventListener("keydown", onKey);
+    visibility.stop();
     window.removeEventListener("resize", onResize);
     if (sock) sock.close();
   };

@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { api, loadName } from "../net/api.js";
 import * as S from "../state.js";
 import { nameHint } from "./names.js";
+import { presenceMark, presenceLabel } from "./presence.js";
 
 export function renderWaiting(root, ctx) {
   const { st, update, go, code, sitAt, httpAction, leave } = ctx;
@@ -35,10 +36,11 @@ export function renderWaiting(root, ctx) {
     },
       h("div", { class: "meta", text: t("seat_n", { n: s.seat + 1 }) + (n === 4 ? " · " + t("team", { n: side + 1 }) : "") }),
       h("div", { class: "name" },
-        s.bot ? null : h("span", { class: "presence" + (taken && isConnected(s.seat) ? " on" : ""), "data-connected": taken && isConnected(s.seat) ? "1" : "0" }),
+        s.bot ? null : presenceMark(ctx.st, s.seat) || h("span", { class: "presence" + (taken && isConnected(s.seat) ? " on" : ""), "data-connected": taken && isConnected(s.seat) ? "1" : "0" }),
         " ", h("strong", { text: taken ? s.name : t("empty_seat") }),
         tb.host === s.seat ? h("small", { text: " (" + t("host") + ")" }) : null,
-        mine === s.seat ? h("small", { text: " (" + t("you") + ")" }) : null),
+        mine === s.seat ? h("small", { text: " (" + t("you") + ")" }) : null,
+        " ", presenceLabel(st, s.seat)),
       botMark(s),
       botSeatControls(ctx, s),
       taken && !s.bot && tb.status === "waiting" && mine !== null && tb.host === mine && s.seat !== mine
