@@ -120,7 +120,8 @@ function paint(el, now) {
   }
   const state = r.total <= 0 ? "out" : r.inBank ? "bank" : "move";
   if (el.dataset.state !== state) el.dataset.state = state;
-  el.classList.toggle("low", r.total > 0 && (r.inBank ? r.bank : r.total) <= LOW_MS);
+  // running low: the last 10 s (or the last third of a shorter time)
+  el.classList.toggle("low", r.total > 0 && r.total <= Math.min(LOW_MS, (clk.moveMs + clk.bankMs) / 3));
   const left = String(Math.ceil(r.total / 1000));
   if (el.dataset.left !== left) {
     el.dataset.left = left;
