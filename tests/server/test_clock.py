@@ -23,7 +23,7 @@ from app.db.records import EventRecord
 from app.engine.views import legal_entries
 from app.main import make_store
 from app.tables.autopilot import AutopilotRules
-from app.tables.bot_turns import BotSettings
+from app.tables.bot_turns import TURN_GONE, BotSettings
 from app.tables.clock import Presets
 from app.tables.errors import TableError
 from app.tables.service import TableService
@@ -217,3 +217,44 @@ async def test_a_disconnected_seat_at_a_table_without_a_clock_gets_the_autopilot
     svc.presence_changed(tid)
     events = await _until(svc, tid, lambda ev: _check_autopilot_moves(ev, 0) >= 1)
     assert _check_autopilot_moves(events, 0) >= 1
+
+
+async def test_two_services_playing_the_same_expiry_at_once_commit_one_autopilot_move(
+    db_url: str, presence: tuple[Connected, Absent]
+) -> None:
+    """Two processes (two services on one database) both send the autopilot's move for
+    the same expired deadline at the same moment: the version check (or the unique
+    ``auto-<seq>`` id) lets one commit; the other is a no-op."""
+    a, b = _service(db_url, *presence), _service(db_url, *presence)
+    try:
+        for svc in (a, b):  # their own timers stand aside: this test fires both by hand
+            svc.bot_turns.rules = None
+            svc.bot_turns.settings = BotSettings(delay_ms=(60_000, 60_000))
+        created = await a.create("Twice", 2, False, "Ann", "relaxed")
+        a.bot_turns.settings = BotSettings(delay_ms=(0, 0))
+        await a.put_bot(created.code, created.token, 1, "easy")
+        await a.start(created.code, created.token)
+        tid = await a.table_id(created.code)
+        for _ in range(200):
+            m, table = await current_match(a, created.code)
+            if m.turn == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert m.turn == 0 and table.turn_deadline is not None
+        a.bot_turns.settings = BotSettings(delay_ms=(60_000, 60_000))
+        while datetime.now(UTC) < table.turn_deadline:
+            await asyncio.sleep(0.05)
+        move = legal_entries(m, 0)[0]["move"]
+        results = await asyncio.gather(
+            *(svc.play_autopilot(tid, 0, move, f"auto-{table.seq}", table.seq) for svc in (a, b)),
+            return_exceptions=True,
+        )
+        for r in results:  # the second is answered as a duplicate or refused as gone
+            assert r is None or (isinstance(r, TableError) and r.code in TURN_GONE), r
+        events = [e for e in await _events(a, tid) if e.seq > table.seq]
+        assert events and events[0].move_id == f"auto-{table.seq}"
+        assert sum(1 for e in events if e.kind == "move" and e.payload["seat"] == 0) == 1
+        assert _check_autopilot_moves(await _events(a, tid), 0) == 1
+    finally:
+        await a.close()
+        await b.close()
