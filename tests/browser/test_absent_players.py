@@ -2,7 +2,8 @@
 (ring at the seat to move, bank, tab title on your turn, corrected for clock skew), the
 autopilot's marks (the "(autopilot)" move, the on/off line, the seat's badge), and the
 whole story on a live server with a short clock: one player closes the tab; the other
-sees "disconnected", then the clock, then an autopilot move."""
+sees "disconnected", then the clock, then an autopilot move; after the handover the seat
+wears the autopilot badge, and its player, opening the table again, takes it back."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from app.engine import Match, project_event, view_for
 from .conftest import database, page_maker, running_server, shot
 from .flows import act, join_table, my_turn, start_two_player_game, sync
 
-#: the short relaxed clock of the live test (seconds a move)
+#: the short relaxed clock of the live tests (seconds a move)
 MOVE_SECONDS = 10
+#: autopilot turns in a row before a seat stays on autopilot (live tests)
+HANDOVER_MOVES = 2
 
 
 def _iso(at: datetime) -> str:
@@ -172,7 +175,10 @@ def clock_server() -> Iterator[str]:
         database() as url,
         running_server(
             url,
-            {"FIVEUP_CLOCK_RELAXED_MOVE_SECONDS": str(MOVE_SECONDS)},
+            {
+                "FIVEUP_CLOCK_RELAXED_MOVE_SECONDS": str(MOVE_SECONDS),
+                "FIVEUP_AUTOPILOT_HANDOVER_MOVES": str(HANDOVER_MOVES),
+            },
             log_name="server-absent-players.log",
         ) as base,
     ):
@@ -186,9 +192,9 @@ def clock_page(browser, clock_server):  # type: ignore[no-untyped-def]
     close()
 
 
-def test_a_player_closes_the_tab_the_other_sees_disconnected_the_clock_then_an_autopilot_move(
-    clock_page,
-) -> None:  # type: ignore[no-untyped-def]
+def _clock_game(clock_page) -> tuple[Any, Any, str]:  # type: ignore[no-untyped-def]
+    """Ann creates a private two-player table with the relaxed clock from the form, Bob
+    joins, Ann starts: (ann, bob, code)."""
     ann = clock_page()
     ann.goto("/")
     ann.fill("[data-testid=create-name]", "Clock table")
@@ -207,18 +213,27 @@ def test_a_player_closes_the_tab_the_other_sees_disconnected_the_clock_then_an_a
     ann.click("[data-testid=start-button]")
     for p in (ann, bob):
         p.wait_for_selector("[data-testid=play]")
+    return ann, bob, code
 
-    # Ann plays until it is Bob's turn (each move well inside her own clock).
-    rng = random.Random(9)
+
+def _until_bobs_turn(ann: Any, bob: Any, rng: random.Random) -> None:
+    """Ann plays until it is Bob's turn (each move well inside her own clock)."""
     for _ in range(20):
         sync([ann, bob])
         if my_turn(bob):
-            break
+            return
         if my_turn(ann):
             act(ann, rng)
         else:
             ann.wait_for_timeout(100)
-    assert my_turn(bob), "it never became Bob's turn"
+    raise AssertionError("it never became Bob's turn")
+
+
+def test_a_player_closes_the_tab_the_other_sees_disconnected_the_clock_then_an_autopilot_move(
+    clock_page,
+) -> None:  # type: ignore[no-untyped-def]
+    ann, bob, _code = _clock_game(clock_page)
+    _until_bobs_turn(ann, bob, random.Random(9))
     before = ann.locator("[data-testid=log] li[data-kind]").count()
 
     bob.close()  # Bob closes the tab on his turn
@@ -238,3 +253,40 @@ def test_a_player_closes_the_tab_the_other_sees_disconnected_the_clock_then_an_a
     assert "(autopilot)" in auto.inner_text()
     assert ann.locator("[data-testid=log] li[data-kind]").count() > before
     shot(ann, "absent-autopilot-move")
+
+
+def test_a_seat_left_on_autopilot_wears_the_badge_and_its_player_takes_it_back_on_return(
+    clock_page,
+) -> None:  # type: ignore[no-untyped-def]
+    ann, bob, code = _clock_game(clock_page)
+    rng = random.Random(4)
+    _until_bobs_turn(ann, bob, rng)
+    bob.close()  # Bob's tab is gone; his browser (and its seat token) stays
+    # Ann plays her turns; Bob's run out, until his seat stays on autopilot (handover).
+    badge = "[data-testid=seat-area-1] [data-testid=autopilot-badge]"
+    for _ in range(HANDOVER_MOVES * (MOVE_SECONDS + 30) * 10):
+        if ann.query_selector(badge):
+            break
+        if my_turn(ann):
+            act(ann, rng)
+        else:
+            ann.wait_for_timeout(100)
+    ann.wait_for_selector(badge, timeout=1000)
+    on = ann.locator("[data-testid=autopilot-line][data-seat='1'][data-on='1']")
+    assert "Bob is away: the autopilot plays for them" in on.inner_text()
+    assert ann.locator("[data-testid=log] li[data-seat='1'][data-autopilot='1']").count() >= (
+        HANDOVER_MOVES
+    )
+    shot(ann, "absent-autopilot-badge")
+
+    # Bob opens the table again in his browser: the seat is his again at once.
+    back = bob.context.new_page()
+    back.goto(f"/t/{code}")
+    back.wait_for_selector("[data-testid=play]")
+    ann.wait_for_selector("[data-testid=autopilot-line][data-seat='1'][data-on='0']")
+    assert "Bob is back and plays again." in ann.inner_text(
+        "[data-testid=autopilot-line][data-seat='1'][data-on='0']"
+    )
+    ann.wait_for_selector(badge, state="detached")
+    back.wait_for_selector("[data-testid=autopilot-badge]", state="detached")
+    shot(ann, "absent-autopilot-back")
