@@ -7,6 +7,8 @@ import { t, sideLabel, pointsText } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
+import { clockBadge } from "./clock.js";
+import { autopilotPatch, loadMarks } from "./autopilot.js";
 import { computeLayout, boardFor } from "../board/layout.js";
 import { targetsFor, movesForTile, placeText } from "../board/input.js";
 import { renderWaiting } from "./waiting.js";
@@ -16,8 +18,6 @@ import { renderPlay } from "./play.js";
 import { createChat } from "./chat.js";
 import { reportVisibility } from "./presence.js";
 import * as S from "../state.js";
-import { clockBadge } from "./clock.js";
-import { autopilotPatch, loadMarks } from "./autopilot.js";
 
 export function openTable(root, app, code, { watch = false } = {}) {
   code = String(code).toUpperCase();
