@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 from app.core.security import (
     NAME_MAX,
@@ -32,6 +31,7 @@ from app.tables.chat import CHAT_KINDS, ChatRequest
 from app.tables.errors import TableError, unauthorized, unavailable
 from app.tables.play import MoveRequest, MoveResult
 from app.tables.reads import Identity, TableReads
+from app.tables.timed import TimedActions
 from app.tables.timers import Timers
 from app.tables.writer import Deliver, Writer
 
@@ -40,7 +40,7 @@ from app.tables.writer import Deliver, Writer
 TABLE_ACTION_ATTEMPTS = 4
 
 
-class TableService(TableReads):
+class TableService(TimedActions, TableReads):
     """Create/join/seat/start/act/rematch; timers for the next round."""
 
     def __init__(
@@ -104,12 +104,6 @@ class TableService(TableReads):
         _, tx = await self.writer.change(table_id, run, attempts=TABLE_ACTION_ATTEMPTS)
         self._committed(tx)
         return tx
-
-    def _committed(self, tx: TableChange) -> None:
-        """After a commit of this process: the bot's or the autopilot's turn scheduled."""
-        if tx.table.clock != "none" or any(p.autopilot for p in tx.players):
-            self._timed.add(tx.table.id)
-        self.bot_turns.after_commit(tx)
 
     def _after_settled(self, tx: TableChange, *, at_once: bool = False) -> None:
         """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once;
@@ -378,70 +372,6 @@ class TableService(TableReads):
             code_or_id, lambda tx: chat.set_spectator_chat(tx, tx.authenticate(token), on)
         )
         return tx.table.spectator_chat
-
-    # -- timers ------------------------------------------------------------------------
-    def _schedule_deal(self, tx: TableChange) -> None:
-        at = tx.table.round_over_at
-        if self.next_round_seconds > 0 and at is not None and rounds.waiting_for_deal(tx):
-            assert tx.match is not None
-            self.schedule_next_round(tx.table.id, tx.match.round_number, at)
-
-    def schedule_next_round(self, table_id: int, round_number: int, settled_at: datetime) -> None:
-        """Deal round ``round_number + 1`` at the deadline clients are shown
-        (``TableInfo.next_round_at``), unless done before."""
-        delay = self.next_round_seconds - (datetime.now(UTC) - settled_at).total_seconds()
-        self.timers.at(
-            delay,
-            lambda: self.advance_round(table_id, round_number),
-            f"table {table_id}: timed next round",
-        )
-
-    def presence_changed(self, table_id: int) -> None:
-        """A seat's presence at the table changed (the hub calls this): a seat on
-        autopilot whose player is connected again is taken back (event ``autopilot``
-        off), and the autopilot's grace for the seat to move is scheduled afresh."""
-        self.timers.at(0, lambda: self._look_again(table_id), f"table {table_id}: presence")
-
-    def seen_commit(self, table_id: int, seq: int | None) -> None:
-        """Another process committed to this table (NOTIFY): if it has a clock or a seat
-        on autopilot, this process schedules the turn too (whoever is first plays it)."""
-        if table_id in self._timed:
-            self.timers.at(0, lambda: self._look_again(table_id), f"table {table_id}: commit")
-
-    async def _look_again(self, table_id: int) -> None:
-        connected = set(self.presence(table_id))
-
-        def decide(tx: TableChange) -> None:
-            for p in tx.players:
-                if p.autopilot and p.bot is None and p.seat in connected:
-                    autopilot.take_back(tx, p)
-
-        tx = await self._table_action(table_id, decide)
-        if not tx.events:
-            self.bot_turns.plan(tx)
-
-    async def resume_timers(self) -> None:
-        """After a (re)start: schedule the next deal for every table waiting on one, and
-        every pending computer player's turn (in the background, through outages)."""
-        self.timers.at(0, self._resume_bot_turns, "resuming bot turns")
-        if self.next_round_seconds <= 0:
-            return
-        try:
-            tables = await self.store.round_over_tables()
-        except Unavailable:
-            raise unavailable() from None
-        for t in tables:
-            if t.state and t.round_over_at is not None:
-                self.schedule_next_round(t.id, int(t.state["round_number"]), t.round_over_at)
-
-    async def _resume_bot_turns(self) -> None:
-        try:
-            with_bots = await self.store.turn_tables()
-        except Unavailable:
-            raise unavailable() from None
-        tables = [TableChange(t, ps, t.match(), old_version=t.version) for t, ps in with_bots]
-        self._timed.update(tx.table.id for tx in tables if tx.table.clock != "none")
-        self.bot_turns.resume(tables)
 
     async def close(self) -> None:
         """Cancel pending timers (shutdown), stop the bots' pool, close the store."""
