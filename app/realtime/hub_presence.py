@@ -7,7 +7,9 @@ table's sockets when that changes. Mixed into :class:`app.realtime.hub.Hub`.
 Whenever a seat's state changes at a table — a socket here, another process's report,
 a silent process forgotten — the hub calls ``on_presence(table_id)`` (the table service
 hooks its autopilot there: ``TableService.presence_changed``), on every process that
-sees the change, whether or not it has sockets at that table.
+sees the change, whether or not it has sockets at that table. The hook runs inline (in
+the middle of a delivery, sometimes under the table's lock): it must return at once and
+schedule any work it needs.
 """
 
 from __future__ import annotations
@@ -153,6 +155,8 @@ class PresenceMixin:
             return
         frame = self.presence_frame(table_id)
         changed, feed.presence = frame != feed.presence, frame
+        if not changed and force_to is None:
+            return
         text = encode(frame)
         for c in feed.conns:
             if changed or c is force_to:

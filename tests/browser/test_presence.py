@@ -1,8 +1,8 @@
 """Presence that tells the truth, in the browser (issue 9): the player to move hides
 their page — the other player sees them "away" (with a ticking "since") and the status
-line "<name> (away) to play"; they show it again — connected; they close the page — the
-other sees "disconnected" and "<name> (disconnected) to play". A spectator sees the same
-marks."""
+line "<name> (away) to play", still away after their socket reconnects; they show it
+again — connected; they close the page — the other sees "disconnected" and
+"<name> (disconnected) to play". A spectator sees the same marks."""
 
 from __future__ import annotations
 
@@ -55,6 +55,15 @@ def test_the_other_player_sees_away_then_disconnected_on_the_seat_and_in_the_sta
     )
     label = other.text_content(f"[data-testid=presence-{turn}]") or ""
     assert re.fullmatch(r"away \d+:\d\d", label), label
+
+    # the hidden page's socket drops and reconnects: it says it is away again at once
+    since = other.get_attribute(f"[data-testid=presence-{turn}]", "data-presence-since")
+    mover.evaluate("window.__fiveupTest.dropSocket()")
+    other.wait_for_function(
+        """([s, before]) => { const el = document.querySelector(s);
+             return !!el && el.dataset.state === "away" && el.dataset.presenceSince !== before; }""",
+        arg=[f"[data-testid=presence-{turn}]", since],
+    )
 
     mover.evaluate(SET_VISIBILITY, "visible")
     for page in (other, watcher):
