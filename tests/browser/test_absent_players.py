@@ -23,7 +23,7 @@ from .conftest import database, page_maker, running_server, shot
 from .flows import act, join_table, my_turn, start_two_player_game, sync
 
 #: the short relaxed clock of the live tests (seconds a move)
-MOVE_SECONDS = 10
+MOVE_SECONDS = 15
 #: autopilot turns in a row before a seat stays on autopilot (live tests)
 HANDOVER_MOVES = 2
 
