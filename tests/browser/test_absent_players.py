@@ -21,6 +21,7 @@ from app.engine import Match, project_event, view_for
 
 from .conftest import database, page_maker, running_server, shot
 from .flows import act, join_table, my_turn, start_two_player_game, sync
+from .test_a11y import _serious
 
 #: the short relaxed clock of the live tests (seconds a move)
 MOVE_SECONDS = 15
@@ -146,6 +147,7 @@ def test_clock_ring_bank_title_and_autopilot_marks_follow_the_servers_fields(new
     assert "(autopilot)" not in items.nth(2).inner_text()  # Ann's own move
     ann.wait_for_selector("[data-testid=seat-area-1] [data-testid=autopilot-badge]")
     shot(ann, "absent-autopilot-marks")
+    assert _serious(ann) == []  # axe: the clock, the badge and the lines included
 
     # A reload in the same tab keeps the marks (the view's log has no flag).
     ann.reload()
