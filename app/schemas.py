@@ -103,6 +103,9 @@ class Practice(_Request):
         max_length=NAME_MAX,
         description="your display name, 1-24 characters after stripping",
     )
+    clock: Literal["none", "relaxed", "fast"] = Field(
+        default="none", description="your turn clock, as for a table (docs/protocol.md)"
+    )
 
 
 # -- responses -----------------------------------------------------------------------------

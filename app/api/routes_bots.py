@@ -38,4 +38,4 @@ async def remove_bot(
 async def practice(body: Practice, service: ServiceDep) -> Joined:
     """Play against the computer: a private table with you at seat 0 and computer players
     of ``level`` in every other seat, started at once."""
-    return await service.practice(body.players, body.level, body.name)
+    return await service.practice(body.players, body.level, body.name, body.clock)

@@ -20,6 +20,7 @@ import contextlib
 import functools
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
+from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import orjson
@@ -290,14 +291,23 @@ class PgStore:
         return [TableState.from_row(r) for r in rows]
 
     @retried_once
-    async def turn_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+    async def turn_tables(
+        self, overdue_before: datetime | None = None
+    ) -> list[tuple[TableState, list[PlayerState]]]:
         async with self._conn() as conn:
-            cur = await conn.execute(
-                f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t"
-                " WHERE t.status = 'playing' AND (t.clock <> 'none' OR EXISTS"
-                " (SELECT 1 FROM players b WHERE b.table_id = t.id"
-                " AND (b.bot IS NOT NULL OR b.autopilot)))"
-            )
+            if overdue_before is None:
+                cur = await conn.execute(
+                    f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t"
+                    " WHERE t.status = 'playing' AND (t.clock <> 'none' OR EXISTS"
+                    " (SELECT 1 FROM players b WHERE b.table_id = t.id"
+                    " AND (b.bot IS NOT NULL OR b.autopilot)))"
+                )
+            else:
+                cur = await conn.execute(
+                    f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t"
+                    " WHERE t.status = 'playing' AND t.turn_deadline < %s",
+                    (overdue_before,),
+                )
             rows = await cur.fetchall()
         return [(TableState.from_row(r), players_of(r[AFTER_TABLE])) for r in rows]
 

@@ -276,7 +276,9 @@ class SqliteStore:
         result: list[TableState] = await self._read(run)
         return result
 
-    async def turn_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+    async def turn_tables(
+        self, overdue_before: datetime | None = None
+    ) -> list[tuple[TableState, list[PlayerState]]]:
         has_bot = (
             select(P.c.id)
             .where(P.c.table_id == T.c.id, or_(P.c.bot.is_not(None), P.c.autopilot.is_(True)))
@@ -287,7 +289,10 @@ class SqliteStore:
             rows = (
                 await conn.execute(
                     select(*_cols(history=False)).where(
-                        T.c.status == TableStatus.PLAYING, or_(has_bot, T.c.clock != "none")
+                        T.c.status == TableStatus.PLAYING,
+                        or_(has_bot, T.c.clock != "none")
+                        if overdue_before is None
+                        else T.c.turn_deadline < overdue_before,
                     )
                 )
             ).all()

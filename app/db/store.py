@@ -20,6 +20,7 @@ processes deliver from, sent only on commit.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
 from app.db.records import (
@@ -101,10 +102,13 @@ class Store(Protocol):
         """Tables in play whose settled round waits for the timed deal."""
         ...
 
-    async def turn_tables(self) -> list[tuple[TableState, list[PlayerState]]]:
+    async def turn_tables(
+        self, overdue_before: datetime | None = None
+    ) -> list[tuple[TableState, list[PlayerState]]]:
         """Tables in play with a computer player, a turn clock or a seat on autopilot,
         with their players (the finished rounds not read): whose bot turns and autopilot
-        deadlines a (re)started process resumes."""
+        deadlines a (re)started process resumes. ``overdue_before``: only those whose
+        turn deadline passed before then (a periodic scan for turns nobody played)."""
         ...
 
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:

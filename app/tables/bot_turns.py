@@ -159,9 +159,9 @@ class BotTurns:
         wait = self.rules.wait(tx, now_utc()) if self.rules is not None else None
         if wait is None:
             return False
-        player = tx.player_at(tx.match.turn) if tx.match and tx.match.turn is not None else None
-        on_autopilot = player is not None and player.autopilot
-        self.schedule(tx.table.id, tx.table.seq, None if on_autopilot else wait)
+        # due now (on autopilot, a draw of its own, a grace long gone): after the bots'
+        # pause, so people can follow; else at the deadline
+        self.schedule(tx.table.id, tx.table.seq, wait if wait > 0 else None)
         return True
 
     def schedule(self, table_id: int, seq: int, delay: float | None = None) -> None:

@@ -175,12 +175,15 @@ class TableService(TimedActions, TableReads):
         )
         return self.info_of(tx)
 
-    async def practice(self, players: int, level: object, name: str) -> Joined:
+    async def practice(
+        self, players: int, level: object, name: str, clock_preset: str = "none"
+    ) -> Joined:
         """A private table of ``players``: the caller at seat 0 (host), computer players
         of ``level`` in the other seats, the match started — one transaction."""
         bot_level = bots.level_of(level)
         person = seating.checked_name(name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table("Practice", players, False, person)
+        table.clock = self.clocks.of(clock_preset).preset
         token = new_token()
 
         async def decide(tx: TableChange) -> None:

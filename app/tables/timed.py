@@ -8,8 +8,10 @@ and is a no-op when the state it was set for has moved on.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, rounds
@@ -17,6 +19,14 @@ from app.tables.bot_turns import BotTurns
 from app.tables.change import TableChange
 from app.tables.errors import unavailable
 from app.tables.timers import Timers
+
+log = logging.getLogger(__name__)
+
+#: every this many seconds a process looks for turns whose deadline passed more than
+#: :data:`OVERDUE_SLACK_SECONDS` ago and plays them (the process that had them scheduled
+#: died, and no other saw a commit of that table since)
+OVERDUE_SCAN_SECONDS = 5.0
+OVERDUE_SLACK_SECONDS = 2.0
 
 
 class TimedActions:
@@ -91,6 +101,7 @@ class TimedActions:
         """After a (re)start: schedule the next deal for every table waiting on one, and
         every pending computer player's turn (in the background, through outages)."""
         self.timers.at(0, self._resume_bot_turns, "resuming bot turns")
+        self.timers.spawn(self._scan_overdue())
         if self.next_round_seconds <= 0:
             return
         try:
@@ -101,9 +112,18 @@ class TimedActions:
             if t.state and t.round_over_at is not None:
                 self.schedule_next_round(t.id, int(t.state["round_number"]), t.round_over_at)
 
-    async def _resume_bot_turns(self) -> None:
+    async def _scan_overdue(self) -> None:
+        while True:
+            await asyncio.sleep(OVERDUE_SCAN_SECONDS)
+            before = datetime.now(UTC) - timedelta(seconds=OVERDUE_SLACK_SECONDS)
+            try:
+                await self._resume_bot_turns(before)
+            except Exception as exc:  # an outage: the next scan tries again
+                log.warning("scan for overdue turns failed (%s)", type(exc).__name__)
+
+    async def _resume_bot_turns(self, overdue_before: datetime | None = None) -> None:
         try:
-            with_bots = await self.store.turn_tables()
+            with_bots = await self.store.turn_tables(overdue_before)
         except Unavailable:
             raise unavailable() from None
         tables = [TableChange(t, ps, t.match(), old_version=t.version) for t, ps in with_bots]

@@ -231,6 +231,7 @@ async def test_bot_routes_answer_as_documented(http: httpx.AsyncClient) -> None:
         "bot": None,
         "presence": None,
         "since": None,
+        "autopilot": False,
     }
     await http.post(bots, json={"seat": 2, "level": "easy"}, headers=host)
     assert (await http.post(f"/api/tables/{code}/start", headers=host)).status_code == 200

@@ -265,3 +265,43 @@ async def test_a_database_outage_at_the_deadline_delays_the_autopilot_move_until
         assert _event_time(own_db, created.code, first) >= table.turn_deadline
     finally:
         await svc.close()
+
+
+async def test_the_clock_option_of_create_and_practice_answers_as_documented(
+    http: httpx.AsyncClient,
+) -> None:
+    body = {"name": "C", "players": 2, "public": False, "host_name": "Ann"}
+    r = await http.post("/api/tables", json=body)
+    assert r.status_code == 201 and r.json()["table"]["clock"]["preset"] == "none"
+    assert r.json()["table"]["turn_deadline"] is None and r.json()["table"]["banks"] is None
+    for bad in ("sudden", None, 3, ""):
+        r = await http.post("/api/tables", json={**body, "clock": bad})
+        assert r.status_code == 422 and r.json()["detail"]["code"] == "invalid_request", r.text
+    r = await http.post(
+        "/api/practice", json={"players": 2, "level": "easy", "name": "Solo", "clock": "fast"}
+    )
+    assert r.status_code == 201, r.text
+    table = r.json()["table"]
+    assert table["clock"]["preset"] == "fast" and table["clock"]["bank_seconds"] == 60.0
+    assert table["banks"] == [60.0, 60.0] and table["turn_deadline"] is not None
+
+
+async def test_a_surviving_process_plays_the_overdue_autopilot_turn_of_a_killed_one(
+    pg_url: str,
+) -> None:
+    env = {**CLOCK, "FIVEUP_CLOCK_RELAXED_MOVE_SECONDS": "3"}
+    b = ServerProcess(pg_url, **env).start()  # up before the table exists: never resumes it
+    a = ServerProcess(pg_url, **env).start()
+    try:
+        code, _token = await _clock_table(a)
+        await _events_until(pg_url, code, lambda ev: _stored_deadline(pg_url, code)[2] == 0)
+        seq, deadline, _ = _stored_deadline(pg_url, code)
+        a.kill()  # the only process that had Ann's deadline scheduled
+        assert deadline is not None
+        events = await _events_until(pg_url, code, lambda ev: bool(_autopilot_moves(ev)))
+        first = _autopilot_moves(events)[0]
+        assert first == seq + 1 and events[first]["move_id"] == f"auto-{seq}"
+        assert _event_time(pg_url, code, first) >= deadline
+    finally:
+        a.kill()
+        b.kill()
