@@ -8,6 +8,7 @@ PostgreSQL admin URL: ``FIVEUP_TEST_PG_ADMIN`` (default ``postgresql://postgres@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -44,8 +45,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def browser_db() -> Iterator[str]:
+@contextlib.contextmanager
+def database() -> Iterator[str]:
+    """A fresh PostgreSQL database ``fiveup_browser_<random>`` (its URL), dropped afterwards."""
     name = f"fiveup_browser_{secrets.token_hex(4)}"
     try:
         with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as conn:
@@ -61,11 +63,20 @@ def browser_db() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def server(browser_db: str) -> Iterator[str]:
-    """Base URL of a live server (migrates on start)."""
+def browser_db() -> Iterator[str]:
+    with database() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def running_server(
+    db_url: str, settings: dict[str, str] | None = None, log_name: str = "server.log"
+) -> Iterator[str]:
+    """A live server on ``db_url`` (migrates on start; its base URL), with the browser
+    tests' settings and then ``settings`` (environment variables) over them."""
     port = _free_port()
     env = dict(os.environ)
-    env["DATABASE_URL"] = browser_db
+    env["DATABASE_URL"] = db_url
     # Rounds advance only when every player clicks "ready" (deterministic tests); the
     # countdown is long enough never to fire during a test.
     env["FIVEUP_NEXT_ROUND_SECONDS"] = "900"
@@ -74,8 +85,9 @@ def server(browser_db: str) -> Iterator[str]:
     # computer players move at once, and ``hard`` thinks briefly (docs/bots.md)
     env["FIVEUP_BOT_DELAY_MS"] = "0"
     env["FIVEUP_BOT_HARD_BUDGET_MS"] = "20"
+    env.update(settings or {})
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "server.log", "w")  # noqa: SIM115
+    log = open(ARTIFACTS / log_name, "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=ROOT,
@@ -95,7 +107,7 @@ def server(browser_db: str) -> Iterator[str]:
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             log.close()
-            raise RuntimeError("server did not start; see test-artifacts/server.log")
+            raise RuntimeError(f"server did not start; see test-artifacts/{log_name}")
         time.sleep(0.2)
     try:
         yield base
@@ -110,6 +122,13 @@ def server(browser_db: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def server(browser_db: str) -> Iterator[str]:
+    """Base URL of a live server (migrates on start)."""
+    with running_server(browser_db) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")
@@ -121,9 +140,10 @@ def browser() -> Iterator[object]:
             b.close()
 
 
-@pytest.fixture
-def new_page(browser, server):  # type: ignore[no-untyped-def]
-    """Factory: a page in a fresh browser context (own localStorage = own player)."""
+def page_maker(browser, base: str):  # type: ignore[no-untyped-def]
+    """Factory of pages, each in a fresh browser context (own localStorage = own player)
+    on the server at ``base``; returns ``(make, close)``: ``close()`` closes every
+    context and fails on any JavaScript error the pages had."""
     contexts = []
     errors: list[str] = []
 
@@ -132,7 +152,7 @@ def new_page(browser, server):  # type: ignore[no-untyped-def]
         # the server's CSP forbids: contexts bypass it unless a test asks for it (csp=True,
         # tests/browser/test_security_headers.py).
         ctx = browser.new_context(
-            viewport={"width": width, "height": height}, base_url=server, bypass_csp=not csp
+            viewport={"width": width, "height": height}, base_url=base, bypass_csp=not csp
         )
         ctx.add_init_script(
             f"try {{ if (!localStorage.getItem('fiveup.lang')) localStorage.setItem('fiveup.lang', '{lang}') }} catch (e) {{}}"
@@ -143,10 +163,20 @@ def new_page(browser, server):  # type: ignore[no-untyped-def]
         page.on("pageerror", lambda e: errors.append(str(e)))
         return page
 
+    def close() -> None:
+        for ctx in contexts:
+            ctx.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+
+    return make, close
+
+
+@pytest.fixture
+def new_page(browser, server):  # type: ignore[no-untyped-def]
+    """Factory: a page in a fresh browser context (own localStorage = own player)."""
+    make, close = page_maker(browser, server)
     yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    close()
 
 
 DOCS_SHOTS = ROOT / "docs" / "screenshots"

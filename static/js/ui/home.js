@@ -7,6 +7,7 @@ import { errorText } from "./errors.js";
 import { nameHint, nameOk } from "./names.js";
 import { computeLayout } from "../board/layout.js";
 import { renderBoard, svgEl } from "../board/render.js";
+import { clockSelect } from "./clock.js";
 
 // A drawn layout for the home page: a spinner with its branches and a few scoring ends.
 const HERO_TILES = [
@@ -38,6 +39,7 @@ export function renderHome(root, app) {
   const players = h("select", { "data-testid": "create-players" },
     h("option", { value: "2", text: "2" }), h("option", { value: "3", text: "3" }), h("option", { value: "4", text: "4" }));
   const pub = h("input", { type: "checkbox", "data-testid": "create-public", checked: true });
+  const clock = clockSelect(); // no clock / relaxed / fast (ui/clock.js)
   const host = h("input", { "data-testid": "create-host-name", required: true, value: loadName(), "aria-describedby": "host-name-hint" });
   const hostHint = nameHint(host, "host-name-hint");
   host.addEventListener("input", () => { name.placeholder = host.value.trim() || t("table_name_placeholder"); });
@@ -45,6 +47,7 @@ export function renderHome(root, app) {
     h("label", { class: "form-row" }, h("span", { text: t("table_name_optional") }), name),
     h("div", { class: "form-row inline" }, h("label", {}, h("span", { text: t("players") + " " }), players),
       h("label", {}, pub, " ", t("public_table"))),
+    h("label", { class: "form-row" }, h("span", { text: t("clock_choice") }), clock),
     h("label", { class: "form-row" }, h("span", { text: t("your_name") }), host, hostHint),
     h("button", { class: "primary", type: "submit", "data-testid": "create-submit", text: t("create") }));
   form.addEventListener("submit", async (e) => {
@@ -55,6 +58,7 @@ export function renderHome(root, app) {
     try {
       const res = await api.createTable({
         name: name.value.trim() || hostName, players: Number(players.value), public: pub.checked, host_name: hostName,
+        ...(clock.value !== "none" ? { clock: clock.value } : {}), // "none" is the server's default
       });
       saveName(hostName);
       saveSeat(res.code, res.token, res.seat);

@@ -11,6 +11,8 @@ import { moveWords } from "./words.js";
 import { slideIn, dropIn, floatUp } from "./motion.js";
 import * as S from "../state.js";
 import { botIcon } from "./bots.js";
+import { addClocks, turnTitle } from "./clock.js";
+import { addAutopilotBadges, addAutopilotLines, autopilotSuffix } from "./autopilot.js";
 import { presenceMark, presenceLabel, nameWithPresence } from "./presence.js";
 
 let boardObserver = null; // re-fits the current board when its size changes
@@ -116,6 +118,8 @@ export function renderPlay(root, ctx) {
       while (inner.firstChild) bottom.appendChild(inner.firstChild);
     }
     felt.appendChild(bottom);
+    addClocks(felt, st, seatName); // the seat to move's clock (ui/clock.js)
+    addAutopilotBadges(felt, st); // seats on autopilot (ui/autopilot.js)
 
     // status line
     let status;
@@ -140,6 +144,7 @@ export function renderPlay(root, ctx) {
       if (st.dialogFocused !== "review:" + st.review) { st.dialogFocused = "review:" + st.review; queueMicrotask(() => btn.focus()); }
     }
     document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
+    turnTitle(st, myTurn); // the time left in the title on your turn (ui/clock.js)
 
     // side panel
     screen.appendChild(renderPanel(v));
@@ -227,7 +232,7 @@ export function renderPlay(root, ctx) {
   function phoneBar(v) {
     const log = (v.log || []).filter((e) => e.type === "move");
     const last = log[log.length - 1];
-    let lastText = last ? moveWords(last, getLayout(), seatName) : t("log_empty");
+    let lastText = last ? moveWords(last, getLayout(), seatName) + autopilotSuffix(st, last) : t("log_empty");
     if (last && last.points > 0) lastText += " · " + pointsText(last.points);
     return h("div", { class: "phone-bar", "data-testid": "phone-bar" },
       h("div", { class: "phone-scores", "data-testid": "phone-scores" },
@@ -332,6 +337,7 @@ export function renderPlay(root, ctx) {
     const log = h("ul", { class: "log", "data-testid": "log", tabindex: "0", "aria-label": t("log") });
     const entries = (v.log || []).filter((e) => e.type === "move");
     entries.forEach((ev, i) => log.prepend(logItem(ev, i + 1)));
+    addAutopilotLines(log, st, v, seatName); // "<name> is away: the autopilot plays…" (ui/autopilot.js)
     panel.appendChild(h("section", { class: "card", "data-testid": "log-card", tabindex: "-1" }, h("h2", { text: t("log") }),
       entries.length ? log : h("p", { text: t("log_empty") })));
     panel.appendChild(h("section", { class: "card" },
@@ -346,7 +352,8 @@ export function renderPlay(root, ctx) {
     // R19: a pass is legal only when it is the only legal move, and this server plays
     // it itself, so every pass is automatic (marked after a reload too).
     if (ev.kind === "pass") text += " " + t("log_auto");
-    const li = h("li", { "data-kind": ev.kind, "data-notation": ev.move || "", "data-seat": ev.seat }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
+    text += autopilotSuffix(st, ev); // "(autopilot)": the server played it for an absent player
+    const li = h("li", { "data-autopilot": autopilotSuffix(st, ev) ? "1" : null, "data-kind": ev.kind, "data-notation": ev.move || "", "data-seat": ev.seat }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;
       li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + pointsText(raw) }));

@@ -11,6 +11,7 @@ import { computeLayout, placeValue, viaFor } from "../board/layout.js";
 import { renderBoard, tileSvg, svgEl } from "../board/render.js";
 import { markFor, loadCss } from "./fairmark.js";
 import "./replay-strings.js";
+import { autopilotSuffix } from "./autopilot.js";
 
 const byTiles = (a, b) => {
   const [x1, y1] = a.split("|").map(Number), [x2, y2] = b.split("|").map(Number);
@@ -115,7 +116,8 @@ export function openReplay(root, app, code, { match = null } = {}) {
       const last = s.kind === "move" && s.tiles.length ? s.tiles[s.tiles.length - 1].tile : null;
       renderBoard(svg, layout, { last, minView: { w: 36, h: 20 } });
       svg.dataset.tiles = String(s.tiles.length);
-      event.textContent = `${t("replay_round", { n: s.round })}: ${describe(s)}`;
+      // a record move the autopilot played carries "autopilot": true (ui/autopilot.js)
+      event.textContent = `${t("replay_round", { n: s.round })}: ${describe(s)}` + (s.kind === "move" ? autopilotSuffix({}, { type: "move", ...s.move }) : "");
       event.dataset.kind = s.kind;
       scoreEl.textContent = record.sides.map((_, side) => `${sideName(side)} ${s.scores[side]}`).join(" · ") + " · " + t("replay_stock_left", { n: s.stock });
       scoreEl.dataset.scores = s.scores.join(" ");

@@ -7,6 +7,8 @@ import { t, sideLabel, pointsText } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
+import { clockBadge } from "./clock.js";
+import { autopilotPatch, loadMarks } from "./autopilot.js";
 import { computeLayout, boardFor } from "../board/layout.js";
 import { targetsFor, movesForTile, placeText } from "../board/input.js";
 import { renderWaiting } from "./waiting.js";
@@ -21,6 +23,7 @@ import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNoti
 export function openTable(root, app, code, { watch = false } = {}) {
   code = String(code).toUpperCase();
   const st = S.initialState(code, watch ? null : loadSeat(code));
+  st.autopilot = loadMarks(code); // moves the autopilot played, seen by this tab (ui/autopilot.js)
   let sock = null;
   let layoutCache = { key: null, lay: null };
   let scheduled = false;
@@ -61,7 +64,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onState: (s) => { app.setConn(s); update({ conn: s }); if (s === "open") visibility.report(); },
       onSnapshot: (m) => update(S.snapshotPatch(st, m)),
       onEvent: (m) => {
-        const patch = S.eventPatch(st, m);
+        const patch = { ...S.eventPatch(st, m), ...autopilotPatch(st, m) };
         // Sounds for live frames only (a replayed resync is old news).
         if (!m.replay && m.view) for (const name of soundsFor(st.view, m.view, st.you)) playSound(name);
         // Removed from our seat before the start (kicked): carry on as a spectator.
@@ -261,6 +264,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       h("span", { "data-testid": "table-code", text: st.table.code }),
       st.table.match ? h("span", { text: " · " + t("match_n", { n: st.table.match }) }) : null,
       st.view ? h("span", { text: " · " + t("round_n", { n: st.view.round }) }) : null,
+      clockBadge(st.table), // the table's turn clock, if any (ui/clock.js)
       spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null,
       h("span", { "data-testid": "table-counts", text: " · " + t("players_online_n", {
         n: (st.presence ?? st.table.seats.filter((s) => s.connected).map((s) => s.seat)).length, of: st.table.players,
