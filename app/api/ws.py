@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import uuid
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -179,14 +178,14 @@ class Guard:
         self.quotas = quotas
         self.max_bytes = settings.max_frame_bytes
         self.flood = settings.socket_flood_refusals
-        self.socket_id = uuid.uuid4().hex
+        self.counter = quotas.socket_counter()
         self.refused = 0
 
     async def admit(self, kind: str) -> Verdict:
-        verdict = await self.quotas.hit_socket("messages", self.socket_id)
+        verdict = self.counter.hit("messages")
         quota = FRAME_QUOTAS.get(kind)
         if verdict.allowed and quota is not None:
-            verdict = await self.quotas.hit_socket(quota, self.socket_id)
+            verdict = self.counter.hit(quota)
         self.refused = 0 if verdict.allowed else self.refused + 1
         return verdict
 

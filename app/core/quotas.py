@@ -24,8 +24,13 @@ Plus one count of things open at once: spectators per table
 
 The HTTP side is ``app/api/quota_deps.py``. The WebSocket side calls, per inbound frame::
 
-    verdict = await quotas.hit_socket("messages", socket_id)   # or "moves", "resync"
+    counter = quotas.socket_counter()            # once per socket
+    verdict = counter.hit("messages")            # per frame; or "moves", "resync", "chat"
     if not verdict.allowed: ...  # answer error "rate_limited" (retry_after seconds)
+
+(The socket quotas are counted on the socket itself, :mod:`app.core.socket_windows`, not
+in ``limits``' storage: they need no sharing, and that storage's expiry pass cost most of
+the server's CPU under load.)
 
 ``quotas_for(app)`` gives the application's one ``Quotas`` (made on first use).
 A storage failure (Redis down) lets the request through and logs a warning: quotas
@@ -46,6 +51,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
 from app.core.settings import Settings
+from app.core.socket_windows import MovingWindows
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +103,28 @@ def storage_uri(setting: str) -> str:
     return setting if setting.startswith("async+") else f"async+{setting}"
 
 
+class SocketCounter:
+    """One socket's frames, counted on the socket (app/core/socket_windows.py): a
+    socket lives on one process, so its counts need no storage shared with anything."""
+
+    __slots__ = ("_enabled", "_windows")
+
+    def __init__(self, windows: dict[SocketQuota, MovingWindows], enabled: bool) -> None:
+        self._windows = windows
+        self._enabled = enabled
+
+    def hit(self, kind: SocketQuota) -> Verdict:
+        """Count one inbound frame of ``kind``; refused (and not counted) once a window
+        is full."""
+        if not self._enabled:
+            return ALLOWED
+        windows = self._windows[kind]
+        wait = windows.hit(now=time.monotonic())
+        if wait <= 0.0:
+            return ALLOWED
+        return Verdict(False, max(1, math.ceil(wait)), windows.refused_by)
+
+
 class Quotas:
     """The named limits of one application, counted in one storage."""
 
@@ -109,11 +137,6 @@ class Quotas:
         assert isinstance(storage, Storage)  # an "async+" URI gives an asyncio storage
         self.storage: Storage = storage
         self.limiter = MovingWindowRateLimiter(self.storage)
-        # a socket lives on one process: its frames are counted in this process's memory,
-        # never with a round trip to shared storage on the move path
-        local = storage_from_string("async+memory://")
-        assert isinstance(local, Storage)
-        self.socket_limiter = MovingWindowRateLimiter(local)
         self.limits: dict[QuotaName, list[RateLimitItem]] = {
             "create": parse_many(settings.rate_limit_create),
             "public_tables": parse_many(settings.rate_limit_public_tables),
@@ -152,16 +175,12 @@ class Quotas:
             log.warning("quota storage failed (%s); allowing %s", type(exc).__name__, name)
         return ALLOWED
 
-    async def hit_socket(self, kind: SocketQuota, socket_id: str) -> Verdict:
-        """Count one inbound frame of ``kind`` on the socket ``socket_id``."""
-        name: QuotaName = _SOCKET_QUOTAS[kind]
-        if not self.enabled:
-            return ALLOWED
-        for item in self.limits[name]:
-            if not await self.socket_limiter.hit(item, name, socket_id):
-                stats = await self.socket_limiter.get_window_stats(item, name, socket_id)
-                return Verdict(False, max(1, math.ceil(stats.reset_time - time.time())), str(item))
-        return ALLOWED
+    def socket_counter(self) -> SocketCounter:
+        """The frame counts of one new socket (:meth:`SocketCounter.hit`)."""
+        return SocketCounter(
+            {kind: MovingWindows(self.limits[name]) for kind, name in _SOCKET_QUOTAS.items()},
+            self.enabled,
+        )
 
     async def enter_spectator(self, table: str) -> bool:
         """Take a spectator place at ``table``; False (nothing taken) when it is full."""

@@ -18,19 +18,20 @@ from app.core.security import (
     new_table_code,
     new_token,
 )
-from app.db.records import PlayerState, PriorMove, TableStatus
-from app.db.store import Store, Unavailable
+from app.db.records import PlayerState, TableStatus
+from app.db.store import Store
 from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import autopilot, bots, chat, clock, devices, play, rounds, seating, sweep
+from app.tables import bots, chat, clock, rounds, seating, sweep
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
-from app.tables.chat import CHAT_KINDS, ChatRequest
-from app.tables.errors import TableError, table_closed, unauthorized, unavailable
-from app.tables.play import MoveRequest, MoveResult
+from app.tables.chat import ChatRequest
+from app.tables.errors import TableError, table_closed
+from app.tables.move_actions import MoveActions
+from app.tables.play import MoveResult
 from app.tables.reads import Identity, TableReads
 from app.tables.seat_actions import SeatActions
 from app.tables.timed import TimedActions
@@ -42,7 +43,7 @@ from app.tables.writer import Deliver, Writer
 TABLE_ACTION_ATTEMPTS = 4
 
 
-class TableService(TimedActions, TableReads, SeatActions):
+class TableService(TimedActions, TableReads, SeatActions, MoveActions):
     """Create/join/seat/start/act/rematch; timers for the next round."""
 
     def __init__(
@@ -241,139 +242,6 @@ class TableService(TimedActions, TableReads, SeatActions):
 
         _, tx = await self.writer.change(table_id, decide)
         return bool(tx.events)
-
-    # -- play --------------------------------------------------------------------------
-    async def act(
-        self,
-        table_id: int,
-        token: str | None,
-        move: object,
-        move_id: object = None,
-        seq: object = None,
-    ) -> MoveResult:
-        """Play ``move`` for the token's seat, checked by the engine against stored state.
-
-        ``seq``, if given, must be the table's current seq (else ``stale``). A ``move_id``
-        already committed on this table answers with its original seq (``duplicate``)
-        when it names the same move by the same seat, else ``move_id_reused``.
-        """
-        req = MoveRequest.parse(move, move_id, seq)
-        return await self._act(table_id, lambda tx: tx.authenticate(token), req, person=True)
-
-    async def play_bot(self, table_id: int, seat: int, move: str, move_id: str, seq: int) -> None:
-        """A computer player's move (app/tables/bot_turns.py): exactly the path of
-        :meth:`act`, for the bot in ``seat`` instead of a token's seat."""
-
-        def the_bot(tx: TableChange) -> PlayerState:
-            player = tx.player_at(seat)
-            if player is None or player.bot is None:
-                raise unauthorized()
-            return player
-
-        await self._act(table_id, the_bot, MoveRequest.parse(move, move_id, seq))
-
-    async def play_autopilot(
-        self, table_id: int, seat: int, move: str, move_id: str, seq: int
-    ) -> None:
-        """The autopilot's move for the person in ``seat`` (app/tables/autopilot.py):
-        the path of :meth:`act`, refused (``not_due``) unless the autopilot is due for
-        that seat now; the event says ``"autopilot": true``."""
-
-        def the_absent(tx: TableChange) -> PlayerState:
-            player = tx.player_at(seat)
-            if player is None or player.bot is not None:
-                raise unauthorized()
-            if self.autopilot.wait(tx, clock.now_utc()) != 0.0:
-                raise TableError("not_due", "the autopilot is not due for this seat", 409)
-            return player
-
-        await self._act(
-            table_id, the_absent, MoveRequest.parse(move, move_id, seq), by_autopilot=True
-        )
-
-    async def _act(
-        self,
-        table_id: int,
-        who: Callable[[TableChange], PlayerState],
-        req: MoveRequest,
-        *,
-        by_autopilot: bool = False,
-        person: bool = False,
-    ) -> MoveResult:
-        player_seat: list[int] = []
-
-        async def decide(tx: TableChange) -> MoveResult:
-            player = who(tx)
-            player_seat.append(player.seat)
-            move = req
-            if (
-                req.seq is not None
-                and req.seq < tx.table.seq
-                and await self._only_chat_since(table_id, req.seq, tx.table.seq)
-            ):
-                move = MoveRequest(req.move, req.move_id, tx.table.seq)
-            if person and player.bot is None:  # their own move: they are back
-                at = tx.table.seq
-                autopilot.take_back(tx, player)
-                if move.seq == at:
-                    move = MoveRequest(move.move, move.move_id, tx.table.seq)
-            try:
-                result = play.play(tx, player, move, autopilot=by_autopilot)
-            except TableError:
-                # a retry of a committed move fails the checks now (stale, not your
-                # turn, ...): answer it from the committed row. A retry that would still
-                # be legal is stopped by the unique (table_id, move_id) key below.
-                prior = await self._prior(table_id, req.move_id) if req.move_id else None
-                if prior is None:
-                    raise
-                return self._retry_answer(prior, player.seat, req)
-            if by_autopilot:
-                autopilot.count_turn(tx, player, self.autopilot.handover_moves)
-            self._after_settled(tx, at_once=by_autopilot)
-            return result
-
-        try:
-            result, tx = await self.writer.change(table_id, decide)
-        except TableError as err:
-            if err.code == "conflict" and req.move_id is not None and player_seat:
-                prior = await self._prior(table_id, req.move_id)
-                if prior is not None:
-                    return self._retry_answer(prior, player_seat[-1], req)
-            raise
-        if not result.duplicate:
-            self._schedule_deal(tx)
-            self._committed(tx)
-        return result
-
-    async def _prior(self, table_id: int, move_id: str) -> PriorMove | None:
-        try:
-            return await self.store.prior_move(table_id, move_id)
-        except Unavailable:
-            raise unavailable() from None
-
-    @staticmethod
-    def _retry_answer(prior: PriorMove, seat: int, req: MoveRequest) -> MoveResult:
-        if not play.same_move(prior, seat, req.move):
-            raise TableError(
-                "move_id_reused",
-                "this move_id was already used for another move; use a new one",
-                409,
-            )
-        return MoveResult(prior.seq, duplicate=True)
-
-    async def _only_chat_since(self, table_id: int, since: int, upto: int) -> bool:
-        """Whether every event after ``since`` (up to ``upto``) is chat (or a device link
-        made): a move made at ``since`` is then not ``stale`` (they change nothing a move
-        is decided on)."""
-        if upto - since > 50:
-            return False
-        try:
-            cu = await self.store.catchup(table_id, since, 50)
-        except Unavailable:
-            raise unavailable() from None
-        events = [e for e in (cu.events if cu else []) if e.seq <= upto]
-        neutral = CHAT_KINDS | devices.NEUTRAL_KINDS
-        return len(events) == upto - since and all(e.kind in neutral for e in events)
 
     # -- chat --------------------------------------------------------------------------
     async def chat(self, table_id: int, token: str | None, text: object, quick: object) -> None:

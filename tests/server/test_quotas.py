@@ -158,12 +158,13 @@ async def test_socket_quotas_and_spectator_places_count_per_socket_and_table() -
             max_spectators_per_table=2,
         )
     )
-    moves = [(await quotas.hit_socket("moves", "s1")).allowed for _ in range(4)]
+    s1, s2 = quotas.socket_counter(), quotas.socket_counter()
+    moves = [s1.hit("moves").allowed for _ in range(4)]
     assert moves == [True, True, True, False]
-    assert (await quotas.hit_socket("moves", "s2")).allowed
-    assert (await quotas.hit_socket("resync", "s1")).allowed
-    refused = await quotas.hit_socket("resync", "s1")
-    assert not refused.allowed and refused.retry_after >= 1
+    assert s2.hit("moves").allowed
+    assert s1.hit("resync").allowed
+    refused = s1.hit("resync")
+    assert not refused.allowed and refused.retry_after >= 1 and refused.limit == "1 per 1 minute"
     assert [await quotas.enter_spectator("T1") for _ in range(3)] == [True, True, False]
     await quotas.leave_spectator("T1")
     assert await quotas.enter_spectator("T1")
