@@ -47,6 +47,7 @@ from typing import Any
 import httpx
 import psycopg
 
+from app.engine import Match, view_for
 from bench.load_tables import Run, percentile, raise_fd_limit
 from bench.soak_clients import Ledger, SoakTable
 from bench.soak_faults import FaultStats, never_reader, resync_flood, slow_reader
@@ -311,6 +312,12 @@ class Soak:
                 "SELECT t.code, e.seq, e.move_id, e.payload->>'type' FROM table_events e"
                 " JOIN game_tables t ON t.id = e.table_id ORDER BY t.code, e.seq"
             ).fetchall()
+            states = {  # the finished rounds are kept in their own column
+                code: (seq, None if state is None else {**state, "history": history or []})
+                for code, seq, state, history in conn.execute(
+                    "SELECT code, seq, state, history FROM game_tables"
+                )
+            }
         seqs: dict[str, list[int]] = {}
         by_move_id: dict[tuple[str, str], int] = {}
         moves = auto = 0
@@ -332,6 +339,7 @@ class Soak:
             for c, t in codes.items()
             if t.max_seq_seen > len(seqs.get(c, []))
         ]
+        checked, differ = self.check_views(states)
         return {
             "acked_moves": len(self.ledger.acked),
             "acked_moves_lost": len(lost),
@@ -340,10 +348,33 @@ class Soak:
             "gappy_examples": gappy[:10],
             "tables_where_a_client_saw_an_unstored_seq": len(beyond),
             "beyond_examples": beyond[:10],
+            "final_views_checked": checked,
+            "final_views_differing_from_the_engine": len(differ),
+            "differing_examples": differ[:10],
             "events_stored": len(rows),
             "move_events_stored": moves,
             "automatic_passes_stored": auto,
         }
+
+    def check_views(self, states: dict[str, tuple[int, Any]]) -> tuple[int, list[str]]:
+        """Each seat's view as it rebuilt it from its snapshots and patches, against the
+        engine's projection of the stored state (seats at the stored seq only)."""
+        checked, differ = 0, []
+        for t in self.tables:
+            seq, state = states.get(t.code, (None, None))
+            if state is None:
+                continue
+            match = Match.from_dict(state)
+            for seat in t.seats:
+                if seat.view is None or seat.last_seq != seq:
+                    continue
+                checked += 1
+                want = view_for(match, seat.seat, describe=False)
+                got = {**seat.view, "description": None, "description_uk": None}
+                if json.loads(json.dumps(want)) != got:
+                    keys = [k for k in want if want[k] != got.get(k)]
+                    differ.append(f"{t.code} seat {seat.seat} at seq {seq}: {keys}")
+        return checked, differ
 
     def findings(
         self, load0: tuple[float, float, float], unanswered: int, stalled: int
@@ -418,6 +449,10 @@ def markdown(r: dict[str, Any]) -> str:
         ("acknowledged moves lost (must be 0)", db["acked_moves_lost"]),
         ("acknowledged moves", db["acked_moves"]),
         ("stored seq gaps (tables; must be 0)", db["tables_with_stored_seq_gaps"]),
+        (
+            "final views differing from the engine's projection (of checked)",
+            f"{db['final_views_differing_from_the_engine']} (of {db['final_views_checked']})",
+        ),
         (
             "client saw an unstored seq (tables; must be 0)",
             db["tables_where_a_client_saw_an_unstored_seq"],

@@ -180,7 +180,23 @@ class Server:
     def incarnations_dict(self) -> list[dict[str, Any]]:
         out = []
         for life in self.lives:
-            rss = life.rss or [0]
+            if not life.rss:
+                out.append(
+                    {
+                        "slot": self.slot,
+                        "pid": life.pid,
+                        "ended": life.how,
+                        "lived_s": round((life.ended or time.monotonic()) - life.started),
+                        "rss_first_mib": None,
+                        "rss_max_mib": None,
+                        "rss_last_mib": None,
+                        "rss_quarters_mib": [],
+                        "cpu_s": None,
+                        "rss_samples": 0,
+                    }
+                )
+                continue
+            rss = life.rss
             quarters = [rss[min(len(rss) - 1, len(rss) * q // 4)] for q in (1, 2, 3)]
             out.append(
                 {
