@@ -9,7 +9,8 @@ unless ``--keep-db``), starts two ``fiveup serve`` processes on it (the first ap
 the migrations) on two loopback ports, seats and starts ``--tables`` 2-player tables
 and plays them with the seats of ``bench/soak_clients.py`` (each table's two seats on
 different processes; a human pace, ``--think-ms``). Faults, at fractions of the run
-(``--minutes``), each marked as a window of monotonic and UTC times:
+(``--minutes``), each marked as a window of monotonic and UTC times (``--faults``
+picks some of them by name, ``none`` for a baseline):
 
 * ``slow_readers`` (0.10–0.20): spectators reading one frame every ``--slow-ms``;
 * ``kill_0`` (0.25), ``kill_1`` (0.80): SIGKILL of one server process,
@@ -41,6 +42,7 @@ import resource
 import secrets
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,7 @@ from bench.soak_faults import FaultStats, never_reader, resync_flood, slow_reade
 from bench.soak_servers import FaultLog, Server, cut_off, free_port
 
 REPO = Path(__file__).resolve().parents[1]
+FAULTS = ("slow_readers", "kill_0", "db_outage", "never_readers", "resync_flood", "kill_1")
 
 
 def think_range(text: str) -> tuple[float, float]:
@@ -101,7 +104,7 @@ class Soak:
             admin.execute(f'CREATE DATABASE "{self.db_name}"')
         env = {
             "DATABASE_URL": self.db_url,
-            "FIVEUP_LOG_LEVEL": "INFO",
+            "FIVEUP_LOG_LEVEL": args.log_level,
             "FIVEUP_DB_WRITERS": str(args.db_writers),
             # one client address plays every table: the per-address quotas are raised,
             # the per-socket ones (moves, resync, flood close 4429) stay as shipped
@@ -202,17 +205,30 @@ class Soak:
 
     async def fault_schedule(self) -> None:
         a, d = self.args, self.duration
-        plan = [
-            (0.10, self.spectators("slow_readers", 0.10 * d, a.slow_sockets)),
-            (0.25, self.kill(0)),
-            (0.40, self.db_outage()),
-            (0.50, self.spectators("never_readers", 0.10 * d, a.never_sockets)),
-            (0.65, self.spectators("resync_flood", 0.05 * d, a.flood_sockets)),
-            (0.80, self.kill(1)),
+        plan: list[tuple[float, str, Callable[[], Awaitable[None]]]] = [
+            (
+                0.10,
+                "slow_readers",
+                lambda: self.spectators("slow_readers", 0.10 * d, a.slow_sockets),
+            ),
+            (0.25, "kill_0", lambda: self.kill(0)),
+            (0.40, "db_outage", self.db_outage),
+            (
+                0.50,
+                "never_readers",
+                lambda: self.spectators("never_readers", 0.10 * d, a.never_sockets),
+            ),
+            (
+                0.65,
+                "resync_flood",
+                lambda: self.spectators("resync_flood", 0.05 * d, a.flood_sockets),
+            ),
+            (0.80, "kill_1", lambda: self.kill(1)),
         ]
-        for fraction, fault in plan:
-            await self.at(fraction)
-            await fault
+        for fraction, name, fault in plan:
+            if name in a.faults:
+                await self.at(fraction)
+                await fault()
 
     async def kill(self, slot: int) -> None:
         server = self.servers[slot]
@@ -397,6 +413,7 @@ class Soak:
             "minutes": args.minutes,
             "tables": args.tables,
             "think_ms": list(args.think),
+            "faults": sorted(args.faults),
             "machine": {
                 "cores": os.cpu_count(),
                 "load_avg_before": [round(x, 2) for x in load0],
@@ -531,6 +548,13 @@ def main(argv: list[str] | None = None) -> int:
         help="a player's pause before a move, ms: LO-HI (uniform) or one number",
     )
     p.add_argument("--seed", default="soak")
+    p.add_argument(
+        "--faults",
+        type=lambda text: {f for f in text.split(",") if f and f != "none"},
+        default=set(FAULTS),
+        help=f"the faults to inject, comma-separated, or none (default: {','.join(FAULTS)})",
+    )
+    p.add_argument("--log-level", default="INFO", help="FIVEUP_LOG_LEVEL of the servers")
     p.add_argument("--keep-db", action="store_true", help="do not drop the database")
     p.add_argument("--admin", default="postgresql://postgres@127.0.0.1:5432/postgres")
     p.add_argument("--db-writers", type=int, default=8, help="FIVEUP_DB_WRITERS per process")
