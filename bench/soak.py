@@ -96,6 +96,7 @@ class Soak:
         self.servers: list[Server] = []
         self.t_play = 0.0
         self.progress: list[dict[str, Any]] = []
+        self.setup_retries = 0  # tables seated again after a 503 during the setup
 
     # -- the run -----------------------------------------------------------------------
     async def run(self) -> dict[str, Any]:
@@ -113,6 +114,8 @@ class Soak:
             "FIVEUP_RATE_LIMIT_HTTP": "100000/minute",
             "FIVEUP_RATE_LIMIT_LOOKUP_MISS": "100000/minute",
         }
+        if args.no_quotas:  # every quota off, the socket ones too (as bench/run_load.sh)
+            env["FIVEUP_RATE_LIMIT_ENABLED"] = "false"
         logs = Path(args.log_dir)
         logs.mkdir(parents=True, exist_ok=True)
         self.servers = [
@@ -148,8 +151,17 @@ class Soak:
             async def prepare(t: SoakTable) -> None:
                 async with gate:
                     http = clients[t.index % 2]
-                    await t.setup(http)
-                    await t.start(http)
+                    for attempt in range(6):  # a 503 (the database busy elsewhere): again
+                        try:
+                            t.tokens = []
+                            await t.setup(http)
+                            await t.start(http)
+                            return
+                        except httpx.HTTPStatusError as exc:
+                            if exc.response.status_code != 503 or attempt == 5:
+                                raise
+                            self.setup_retries += 1
+                            await asyncio.sleep(2.0)
 
             t0 = time.monotonic()
             await asyncio.gather(*(prepare(t) for t in self.tables))
@@ -414,6 +426,7 @@ class Soak:
             "tables": args.tables,
             "think_ms": list(args.think),
             "faults": sorted(args.faults),
+            "quotas": not args.no_quotas,
             "machine": {
                 "cores": os.cpu_count(),
                 "load_avg_before": [round(x, 2) for x in load0],
@@ -427,6 +440,7 @@ class Soak:
             - led.gaps_repaired_resync
             - led.gaps_repaired_reconnect,
             "ack_mismatches": led.ack_mismatch[:10],
+            "setup_retries_after_503": self.setup_retries,
             "moves_sent": led.sent,
             "moves_resent": led.resends,
             "duplicate_acks": led.duplicates,
@@ -553,6 +567,9 @@ def main(argv: list[str] | None = None) -> int:
         type=lambda text: {f for f in text.split(",") if f and f != "none"},
         default=set(FAULTS),
         help=f"the faults to inject, comma-separated, or none (default: {','.join(FAULTS)})",
+    )
+    p.add_argument(
+        "--no-quotas", action="store_true", help="FIVEUP_RATE_LIMIT_ENABLED=false on the servers"
     )
     p.add_argument("--log-level", default="INFO", help="FIVEUP_LOG_LEVEL of the servers")
     p.add_argument("--keep-db", action="store_true", help="do not drop the database")
