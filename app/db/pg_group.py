@@ -15,9 +15,10 @@ that row was updated — a change refused by its version check leaves the others
 The changes travel as one JSON document, the match states inside it: each is encoded
 once, by orjson, and parsed once, by PostgreSQL.
 
-A batch is whatever waited while the previous batch was being committed (at most
-:data:`GROUP_MAX` changes, at most one change per table): an idle server writes each
-change alone at once, a busy one writes many per commit. If the statement fails as a
+A batch is whatever waited while the commits in flight were being committed (at most
+:data:`IN_FLIGHT_MAX` of them; at most :data:`GROUP_MAX` changes, at most one change per
+table, in a batch): an idle server writes each change alone at once, a busy one writes
+many per commit. If the statement fails as a
 whole — a retried ``move_id`` clashed, two processes' batches deadlocked — nothing was
 committed and each change of the batch is written alone, so it meets exactly the answer
 it would have met by itself. A lost connection fails every change of the batch with
@@ -39,6 +40,10 @@ from app.realtime.channel import encode_note
 
 #: at most this many changes (tables) in one group commit
 GROUP_MAX = 256
+#: at most this many group commits in flight at once (a change that arrives while fewer
+#: are in flight is sent at once: waiting for a commit in flight would add its WAL flush
+#: to the change's latency)
+IN_FLIGHT_MAX = 3
 
 _TABLE_COLS = (
     "id int, version int, seq int, status text, host_seat int, match_number int,"
@@ -124,7 +129,7 @@ _Item = tuple[Change, "asyncio.Future[bool]"]
 
 
 class GroupCommit:
-    """Queues one-statement changes and writes them in batches, one batch at a time.
+    """Queues one-statement changes and writes them in batches, a few batches at a time.
 
     ``write_batch`` writes a batch and returns the ids of the tables written (raising
     as a whole); ``write_one`` writes one change alone (the single-change answers:
@@ -138,13 +143,16 @@ class GroupCommit:
         write_one: Callable[[Change], Awaitable[bool]],
         dead_connections: Callable[[], int],
         max_batch: int = GROUP_MAX,
+        max_in_flight: int = IN_FLIGHT_MAX,
     ) -> None:
         self._write_batch = write_batch
         self._write_one = write_one
         self._dead = dead_connections
         self.max_batch = max_batch
+        self.max_in_flight = max_in_flight
         self._pending: list[_Item] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._flushers = 0
+        self._tasks: set[asyncio.Task[None]] = set()
         #: batches written and changes in them (for the benchmarks)
         self.batches = 0
         self.changes = 0
@@ -154,8 +162,11 @@ class GroupCommit:
         its version check refused it."""
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append((change, fut))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        if self._flushers < self.max_in_flight:
+            self._flushers += 1
+            task = asyncio.get_running_loop().create_task(self._flush())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         return await fut
 
     def _take(self) -> list[_Item]:
@@ -174,6 +185,12 @@ class GroupCommit:
         return batch
 
     async def _flush(self) -> None:
+        try:
+            await self._flush_pending()
+        finally:
+            self._flushers -= 1
+
+    async def _flush_pending(self) -> None:
         while self._pending:
             batch = self._take()
             self.batches += 1
