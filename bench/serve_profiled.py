@@ -28,9 +28,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="/tmp/fiveup-server.prof")
     ap.add_argument("--top", type=int, default=40)
-    ap.add_argument(
-        "--on-signal", action="store_true", help="profile only from SIGUSR1 to SIGUSR2"
-    )
+    ap.add_argument("--on-signal", action="store_true", help="profile only from SIGUSR1 to SIGUSR2")
     args, rest = ap.parse_known_args()
     from app.cli import main as cli_main
 
