@@ -16,6 +16,7 @@ from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
+from app.core.gc_tuning import tune_gc
 from app.core.logging import setup_logging
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
@@ -167,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
             tasks.append(asyncio.get_running_loop().create_task(sweep.run()))
         await service.resume_timers()
+        tune_gc()  # after startup: what it built is frozen out of the collector's sight
         try:
             yield
         finally:

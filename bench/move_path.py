@@ -2,10 +2,12 @@
 alone, and the write path with delivery to two seats and a spectator (projection, view
 patches, encoding, queueing) — against the real PostgreSQL store.
 
-    python -m bench.move_path --tables 50 --moves 3000 [--profile]
+    python -m bench.move_path --tables 50 --moves 3000 [--together] [--profile]
 
 It creates and drops its own database (``--admin`` URL). Sequential moves, so the
-figure is CPU per move, not throughput (bench/run_load.sh measures that).
+figure is CPU per move, not throughput (bench/run_load.sh measures that). With
+``--together`` every table moves at once (one move per table per step, awaited
+together), as under load: the store's group commit then writes them together.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def _discarder(conn: Connection) -> Callable[[], None]:
     return take_all
 
 
-async def run(url: str, tables: int, moves: int, deliver: bool) -> float:
+async def run(url: str, tables: int, moves: int, deliver: bool, together: bool) -> float:
     store = make_store(Settings(database_url=url))
     hub = Hub(store, next_round_seconds=0)
 
@@ -61,15 +63,26 @@ async def run(url: str, tables: int, moves: int, deliver: bool) -> float:
         seated.append((tid, [host.token, guest.token]))
     done = 0
     t0 = time.process_time()
+
+    async def play(tid: int, tokens: list[str]) -> int:
+        table, _players, match = svc.writer._hot[tid]
+        assert match is not None
+        seat = match.turn
+        assert seat is not None
+        move = rng.choice(match.legal_moves(seat))
+        await svc.act(tid, tokens[seat], str(move), uuid.uuid4().hex, table.seq)
+        return 1
+
     while done < moves:
-        for tid, tokens in seated:
-            table, _players, match = svc.writer._hot[tid]
-            seat = match.turn
-            assert seat is not None
-            move = rng.choice(match.legal_moves(seat))
-            await svc.act(tid, tokens[seat], str(move), uuid.uuid4().hex, table.seq)
-            done += 1
+        if together:
+            done += sum(await asyncio.gather(*(play(tid, tokens) for tid, tokens in seated)))
+        else:
+            for tid, tokens in seated:
+                done += await play(tid, tokens)
     cpu = time.process_time() - t0
+    group = getattr(store, "group", None)
+    if group is not None and group.batches:
+        print(f"  group commit: {group.changes / group.batches:.1f} changes per commit")
     await svc.close()
     return 1000 * cpu / done
 
@@ -79,6 +92,7 @@ def main() -> None:
     ap.add_argument("--admin", default="postgresql://postgres@127.0.0.1:5432/postgres")
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--moves", type=int, default=3000)
+    ap.add_argument("--together", action="store_true", help="every table moves at once")
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
     name = f"fiveup_movepath_{uuid.uuid4().hex[:8]}"
@@ -91,7 +105,7 @@ def main() -> None:
             if args.profile and deliver:
                 prof = cProfile.Profile()
                 prof.enable()
-            ms = asyncio.run(run(url, args.tables, args.moves, deliver))
+            ms = asyncio.run(run(url, args.tables, args.moves, deliver, args.together))
             label = "write + delivery to 2 seats and a spectator" if deliver else "write only"
             print(f"{label}: {ms:.3f} ms CPU per move")
             if args.profile and deliver:

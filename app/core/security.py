@@ -17,6 +17,7 @@ app.core.names.NothingVisible: name must contain a visible letter or digit
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
 from app.core.names import visible_name
@@ -54,13 +55,12 @@ def normalise_code(code: str) -> str | None:
     return c
 
 
+_MOVE_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
 def valid_move_id(move_id: object) -> bool:
     """Client move ids: 1-64 characters of ``[A-Za-z0-9_.:-]`` (uuids fit)."""
-    return (
-        isinstance(move_id, str)
-        and 0 < len(move_id) <= 64
-        and all(ch.isascii() and (ch.isalnum() or ch in "_.:-") for ch in move_id)
-    )
+    return isinstance(move_id, str) and _MOVE_ID.fullmatch(move_id) is not None
 
 
 def clean_name(raw: str, max_len: int = NAME_MAX) -> str:

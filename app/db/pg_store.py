@@ -27,6 +27,7 @@ import orjson
 import psycopg
 from psycopg.types.json import set_json_loads
 
+from app.db.pg_group import GroupCommit, group_params, group_write_sql
 from app.db.pg_sql import (
     EVENT_COLS,
     IDLE_TABLES,
@@ -109,6 +110,9 @@ class PgStore:
         self._gate = asyncio.Semaphore(size)
         self._closed = False
         self._failures = 0  # connection-level failures seen (an outage kills them all)
+        #: the one-statement writes of many tables, committed together (app/db/pg_group.py)
+        self.group = GroupCommit(self._write_batch, self._write_alone, lambda: self._failures)
+        self._group_sql = group_write_sql(notify_in_transaction)
 
     # -- connections -------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -325,11 +329,22 @@ class PgStore:
     # -- the one write -----------------------------------------------------------------
     @retried_once
     async def write(self, change: Change) -> bool:
+        if change.seating:
+            written = await self._mapped(self._write_seating, change)
+        else:
+            written = await self.group.write(change)
+        if written and not self.notify_in_transaction and self.on_commit is not None:
+            self.on_commit(_note(change))
+        return written
+
+    async def _write_alone(self, change: Change) -> bool:
+        return await self._mapped(self._write_one_statement, change)
+
+    @staticmethod
+    async def _mapped(write: Callable[[Change], Coroutine[Any, Any, bool]], change: Change) -> bool:
+        """``write(change)`` with the database's refusals as the store's errors."""
         try:
-            if change.seating:
-                written = await self._write_seating(change)
-            else:
-                written = await self._write_one_statement(change)
+            return await write(change)
         except psycopg.errors.UniqueViolation as exc:
             if exc.diag.constraint_name == "uq_table_events_move_id":
                 raise MoveIdClash() from exc
@@ -338,9 +353,13 @@ class PgStore:
             raise Unavailable("UniqueViolation") from exc  # a seat raced: the version check
         except psycopg.errors.ForeignKeyViolation as exc:
             raise Unavailable("ForeignKeyViolation") from exc
-        if written and not self.notify_in_transaction and self.on_commit is not None:
-            self.on_commit(_note(change))
-        return written
+
+    async def _write_batch(self, changes: list[Change]) -> set[int]:
+        """Many tables' changes in one statement: the ids of the tables written."""
+        params = group_params(changes, CHANNEL)
+        async with self._conn() as conn:
+            cur = await conn.execute(self._group_sql, params)
+            return {int(r[0]) for r in await cur.fetchall()}
 
     async def _write_one_statement(self, change: Change) -> bool:
         key = (len(change.events), self.notify_in_transaction, change.history is not None)

@@ -106,6 +106,7 @@ class Match:
 
     __slots__ = (
         "history",
+        "logged",
         "over",
         "players",
         "public_view_cache",
@@ -140,6 +141,9 @@ class Match:
         self.winner: int | None = None
         # (key, view) of the part of every view that is the same for all (see views.py)
         self.public_view_cache: tuple[tuple[int, int, int], Json] | None = None
+        #: the current round's log as :meth:`to_dict` writes it, for the round it was
+        #: written for (a round's log only grows: each entry is converted once)
+        self.logged: tuple[Round, list[list[Any]]] | None = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -245,7 +249,7 @@ class Match:
             {
                 "round": self.round_number,
                 "starter": rnd.starter,
-                "log": [_entry_list(e) for e in rnd.log],
+                "log": self._log_lists(rnd),
                 "settlement": self.settlement,
             }
         )
@@ -347,11 +351,19 @@ class Match:
                 "layout": laid,
                 "must_play": None if rnd.must_play == NO_TILE else NAMES[rnd.must_play],
                 "awards": list(rnd.awards),
-                "log": [_entry_list(e) for e in rnd.log],
+                "log": self._log_lists(rnd),
                 "result": rnd.result,
                 "finisher": rnd.finisher,
             },
         }
+
+    def _log_lists(self, rnd: Round) -> list[list[Any]]:
+        """``rnd``'s log as lists (a new list; its entries are shared, never mutated)."""
+        if self.logged is None or self.logged[0] is not rnd or len(self.logged[1]) > len(rnd.log):
+            self.logged = (rnd, [])
+        done = self.logged[1]
+        done.extend(_entry_list(e) for e in rnd.log[len(done) :])
+        return done.copy()
 
     @classmethod
     def from_dict(cls, data: Json) -> Match:

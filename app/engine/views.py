@@ -59,11 +59,17 @@ def legal_entries(match: Match, seat: int) -> list[Json]:
     return entries
 
 
-def layout_data(rnd: Round) -> Json:
-    """The public layout: tiles in order with where they joined, open places, ends, sum."""
+def layout_data(rnd: Round, before: list[Json] | None = None) -> Json:
+    """The public layout: tiles in order with where they joined, open places, ends, sum.
+
+    ``before``: this round's ``tiles`` in an earlier view. Tiles are only ever added at
+    the end of the layout, so those entries are reused as they are (and a patch between
+    the two views compares them by identity)."""
     layout = rnd.layout
     tiles: list[Json] = []
-    for t in layout.tiles:
+    if before is not None and len(before) <= len(layout.tiles):
+        tiles = before.copy()
+    for t in layout.tiles[len(tiles) :]:
         at = layout.at[t]
         if at == OPENING:
             tiles.append({"tile": NAMES[t], "at": None, "via": None})
@@ -94,7 +100,14 @@ def _public_view(match: Match) -> Json:
     cached = match.public_view_cache
     if cached is not None and cached[0] == key:
         return cached[1]
-    log = [project_event(entry_dict(match.round_number, i, e), None) for i, e in enumerate(rnd.log)]
+    # the same round seen before: its log and its layout only grew since (the entries
+    # already built are reused, so views of successive states share them)
+    earlier = cached[1] if cached is not None and cached[0][::2] == key[::2] else None
+    log: list[Json] = []
+    if earlier is not None and len(earlier["log"]) <= len(rnd.log):
+        log = earlier["log"].copy()
+    for i in range(len(log), len(rnd.log)):
+        log.append(project_event(entry_dict(match.round_number, i, rnd.log[i]), None))
     public: Json = {
         "format": VIEW_FORMAT,
         "players": match.players,
@@ -111,7 +124,7 @@ def _public_view(match: Match) -> Json:
         "hand": None,
         "must_play": None,
         "legal": [],
-        "layout": layout_data(rnd),
+        "layout": layout_data(rnd, None if earlier is None else earlier["layout"]["tiles"]),
         "description": None,  # filled in by view_for(..., describe=True), once per state
         "description_uk": None,
         "log": log,
@@ -119,8 +132,27 @@ def _public_view(match: Match) -> Json:
         "settlement": match.settlement,  # hands revealed at settlement (R22)
         "winner": match.winner,
     }
+    if earlier is not None:
+        _share_unchanged(public, earlier)
+        _share_unchanged(public["layout"], earlier["layout"])
     match.public_view_cache = (key, public)
     return public
+
+
+def _share_unchanged(new: Json, old: Json) -> None:
+    """Put ``old``'s object in ``new`` wherever the two hold equal values (same type), so
+    that every recipient's patch between the two states skips them by identity: they
+    are compared once per state here instead of once per recipient there.
+
+    >>> old, new = {"a": [1], "b": [2]}, {"a": [1], "b": [3]}
+    >>> _share_unchanged(new, old)
+    >>> new["a"] is old["a"], new["b"] is old["b"]
+    (True, False)
+    """
+    for key, value in new.items():
+        before = old.get(key)
+        if before is not value and type(before) is type(value) and before == value:
+            new[key] = before
 
 
 def view_for(match: Match, recipient: int | None, *, describe: bool = True) -> Json:

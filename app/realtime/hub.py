@@ -224,8 +224,8 @@ class Hub(PresenceMixin):
     async def poke(self, table_id: int, seq: int | None = None) -> None:
         """A commit seen on the database (another process's, or missed): catch up."""
         feed = self.feeds.get(table_id)
-        if feed is None:
-            return
+        if feed is None or (seq is not None and feed.seq >= seq):
+            return  # nothing to catch up (a feed's seq only grows): e.g. our own commit
         async with self._locks(table_id):
             await self._poke_locked(feed, seq)
 

@@ -1,0 +1,30 @@
+"""The garbage collector's settings for a serving process.
+
+A move allocates a few thousand short-lived containers (views, patches, frames), almost
+all freed by reference counting; with the default thresholds (700, 10, 10) the cyclic
+collector still runs every few moves and, as the hot tables' state grows, a full
+collection of everything every few hundred moves — ≈ 0.1 ms of CPU per move at 200
+tables (docs/benchmarks.md, issue 7). :func:`tune_gc` runs the young collection 30 times
+less often and moves what the process built at startup (modules, the app) out of the
+collector's sight for good (``gc.freeze``), once per process.
+"""
+
+from __future__ import annotations
+
+import gc
+
+#: allocations (net of frees) between two young-generation collections (default 700)
+GEN0_THRESHOLD = 20_000
+
+_tuned = False
+
+
+def tune_gc() -> None:
+    """Apply the serving settings (once per process; later calls do nothing)."""
+    global _tuned
+    if _tuned:
+        return
+    _tuned = True
+    _, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(GEN0_THRESHOLD, gen1, gen2)
+    gc.freeze()
