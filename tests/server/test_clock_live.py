@@ -14,11 +14,13 @@ import asyncio
 import random
 import time
 import uuid
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
 import httpx
 import psycopg
+import pytest
 
 from app.core.settings import Settings
 from app.core.urls import libpq_dsn
@@ -27,6 +29,7 @@ from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings
 from app.tables.clock import Presets
 from app.tables.service import TableService
+from tests.conftest import create_pg_database, drop_pg_database
 
 from .helpers import current_match, greedy_choice
 from .oracle import check_frames
@@ -35,6 +38,19 @@ from .test_contracts import check_frame
 from .test_outages import cut_off, own_db
 
 __all__ = ["own_db"]  # the fixture: a database of this test's own, to cut off
+
+
+@pytest.fixture
+def clock_db() -> Iterator[str]:
+    """A database of this test's own: a server resumes at start-up every table in play it
+    finds (bots, clocks, autopilot seats), and other tests' tables left in play in the
+    session's database would keep it busy while this test waits for its clock."""
+    url = create_pg_database("fiveup_clock")
+    try:
+        yield url
+    finally:
+        drop_pg_database(url)
+
 
 CLOCK = {
     "FIVEUP_CLOCK_RELAXED_MOVE_SECONDS": "1",
@@ -100,10 +116,10 @@ def _kinds(events: dict[int, dict[str, Any]], kind: str) -> list[dict[str, Any]]
 
 
 async def test_clock_expiry_autopilot_handover_and_the_players_move_takes_the_seat_back(
-    pg_url: str,
+    clock_db: str,
 ) -> None:
     server = ServerProcess(
-        pg_url,
+        clock_db,
         **{**CLOCK, "FIVEUP_BOT_DELAY_MS": "1500", "FIVEUP_AUTOPILOT_HANDOVER_MOVES": "2"},
     ).start()
     try:
@@ -149,7 +165,7 @@ async def test_clock_expiry_autopilot_handover_and_the_players_move_takes_the_se
             assert reply["code"] == "stale", reply  # the autopilot was first: next turn
         await ann.wait_for(lambda c: c.table is not None and not c.table["seats"][0]["autopilot"])
         await watcher.wait_for(lambda c: c.last_seq >= ann.last_seq)
-        events = read_events(pg_url, code)
+        events = read_events(clock_db, code)
         assert len(_autopilot_moves(events)) >= 2
         toggles = _kinds(events, "autopilot")
         assert {"type": "autopilot", "seat": 0, "on": False} in toggles
@@ -166,20 +182,20 @@ async def test_clock_expiry_autopilot_handover_and_the_players_move_takes_the_se
 
 
 async def test_two_processes_with_a_clock_expiring_play_each_autopilot_move_once(
-    pg_url: str,
+    clock_db: str,
 ) -> None:
     env = {**CLOCK, "FIVEUP_AUTOPILOT_HANDOVER_MOVES": "1000"}
-    a = ServerProcess(pg_url, **env).start()
-    b = ServerProcess(pg_url, **env)
+    a = ServerProcess(clock_db, **env).start()
+    b = ServerProcess(clock_db, **env)
     try:
         code, token = await _clock_table(a)
         b.start()  # B finds the running clock at start-up; A knows it from its commits
         ann = await WsClient(f"{a.ws}/ws/tables/{code}?token={token}", "seat0-a").connect()
         watcher = await WsClient(f"{b.ws}/ws/tables/{code}", "spectator-b").connect()
-        events = await _events_until(pg_url, code, lambda ev: len(_autopilot_moves(ev)) >= 4)
+        events = await _events_until(clock_db, code, lambda ev: len(_autopilot_moves(ev)) >= 4)
         await watcher.wait_for(lambda c: c.last_seq >= max(events))
         await ann.wait_for(lambda c: c.last_seq >= max(events))
-        events = read_events(pg_url, code)
+        events = read_events(clock_db, code)
         auto = _autopilot_moves(events)  # one id per state: never two moves for one expiry
         assert len(auto) >= 4
         states = replay_states(events)  # the engine accepts the whole record (R8: turns)
@@ -214,23 +230,23 @@ def _event_time(url: str, code: str, seq: int) -> datetime:
 
 
 async def test_sigkill_while_a_clock_runs_then_restart_plays_the_autopilot_move_once(
-    pg_url: str,
+    clock_db: str,
 ) -> None:
     env = {**CLOCK, "FIVEUP_CLOCK_RELAXED_MOVE_SECONDS": "3"}
-    server = ServerProcess(pg_url, **env).start()
+    server = ServerProcess(clock_db, **env).start()
     try:
         code, _token = await _clock_table(server)
-        await _events_until(pg_url, code, lambda ev: _stored_deadline(pg_url, code)[2] == 0)
-        seq, deadline, _ = _stored_deadline(pg_url, code)
+        await _events_until(clock_db, code, lambda ev: _stored_deadline(clock_db, code)[2] == 0)
+        seq, deadline, _ = _stored_deadline(clock_db, code)
         server.kill()  # Ann's clock runs only in the database now
         assert deadline is not None
         await asyncio.sleep(1.0)
         server.start()  # resumed at start-up: due at the stored deadline (or at once)
-        events = await _events_until(pg_url, code, lambda ev: bool(_autopilot_moves(ev)))
+        events = await _events_until(clock_db, code, lambda ev: bool(_autopilot_moves(ev)))
         first = _autopilot_moves(events)[0]
         assert first == seq + 1 and events[first]["move_id"] == f"auto-{seq}"
-        assert _event_time(pg_url, code, first) >= deadline
-        replay_states(read_events(pg_url, code))
+        assert _event_time(clock_db, code, first) >= deadline
+        replay_states(read_events(clock_db, code))
     finally:
         server.kill()
 
@@ -288,30 +304,30 @@ async def test_the_clock_option_of_create_and_practice_answers_as_documented(
 
 
 async def test_a_surviving_process_plays_the_overdue_autopilot_turn_of_a_killed_one(
-    pg_url: str,
+    clock_db: str,
 ) -> None:
     env = {**CLOCK, "FIVEUP_CLOCK_RELAXED_MOVE_SECONDS": "3"}
-    b = ServerProcess(pg_url, **env).start()  # up before the table exists: never resumes it
-    a = ServerProcess(pg_url, **env).start()
+    b = ServerProcess(clock_db, **env).start()  # up before the table exists: never resumes it
+    a = ServerProcess(clock_db, **env).start()
     try:
         code, _token = await _clock_table(a)
-        await _events_until(pg_url, code, lambda ev: _stored_deadline(pg_url, code)[2] == 0)
-        seq, deadline, _ = _stored_deadline(pg_url, code)
+        await _events_until(clock_db, code, lambda ev: _stored_deadline(clock_db, code)[2] == 0)
+        seq, deadline, _ = _stored_deadline(clock_db, code)
         a.kill()  # the only process that had Ann's deadline scheduled
         assert deadline is not None
-        events = await _events_until(pg_url, code, lambda ev: bool(_autopilot_moves(ev)))
+        events = await _events_until(clock_db, code, lambda ev: bool(_autopilot_moves(ev)))
         first = _autopilot_moves(events)[0]
         assert first == seq + 1 and events[first]["move_id"] == f"auto-{seq}"
-        assert _event_time(pg_url, code, first) >= deadline
+        assert _event_time(clock_db, code, first) >= deadline
     finally:
         a.kill()
         b.kill()
 
 
-async def test_a_whole_match_played_by_the_autopilot_shows_no_hidden_tile(pg_url: str) -> None:
+async def test_a_whole_match_played_by_the_autopilot_shows_no_hidden_tile(clock_db: str) -> None:
     """Ann never moves: the autopilot plays her seat from the clock's first expiry to the
     end of the match (R24); every frame to her and to a spectator passes the oracle."""
-    server = ServerProcess(pg_url, **{**CLOCK, "FIVEUP_AUTOPILOT_HANDOVER_MOVES": "2"}).start()
+    server = ServerProcess(clock_db, **{**CLOCK, "FIVEUP_AUTOPILOT_HANDOVER_MOVES": "2"}).start()
     try:
         code, token = await _clock_table(server)
         url = f"{server.ws}/ws/tables/{code}"
@@ -321,7 +337,7 @@ async def test_a_whole_match_played_by_the_autopilot_shows_no_hidden_tile(pg_url
             lambda c: c.view is not None and c.view["phase"] == "match_over", timeout=300
         )
         await watcher.wait_for(lambda c: c.last_seq >= ann.last_seq)
-        events = read_events(pg_url, code)
+        events = read_events(clock_db, code)
         assert len(_autopilot_moves(events)) > 10
         assert ann.table is not None and ann.table["turn_deadline"] is None
         states = replay_states(events)
@@ -337,7 +353,7 @@ async def test_a_whole_match_played_by_the_autopilot_shows_no_hidden_tile(pg_url
 
 
 async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_the_seat_back(
-    pg_url: str,
+    clock_db: str,
 ) -> None:
     """A table without a clock: Ann's socket closes on her turn; after the grace the
     autopilot plays for her, after two turns the seat is on autopilot; her socket opens
@@ -348,7 +364,7 @@ async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_
         "FIVEUP_AUTOPILOT_HANDOVER_MOVES": "2",
         "FIVEUP_BOT_DELAY_MS": "300",
     }
-    server = ServerProcess(pg_url, **env).start()
+    server = ServerProcess(clock_db, **env).start()
     try:
         code, token = await _clock_table(server, "none")
         url = f"{server.ws}/ws/tables/{code}"
@@ -360,17 +376,17 @@ async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_
         await watcher.wait_for(
             lambda c: c.table is not None and c.table["seats"][0]["autopilot"], timeout=60
         )
-        events = read_events(pg_url, code)
+        events = read_events(clock_db, code)
         assert len(_autopilot_moves(events)) >= 2
         assert _kinds(events, "autopilot") == [{"type": "autopilot", "seat": 0, "on": True}]
         again = await WsClient(f"{url}?token={token}", "seat0-again").connect()
         await watcher.wait_for(
             lambda c: c.table is not None and not c.table["seats"][0]["autopilot"], timeout=60
         )
-        events = read_events(pg_url, code)
+        events = read_events(clock_db, code)
         assert _kinds(events, "autopilot")[-1] == {"type": "autopilot", "seat": 0, "on": False}
         await again.wait_for(lambda c: c.last_seq >= max(events))
-        states = replay_states(read_events(pg_url, code))
+        states = replay_states(read_events(clock_db, code))
         check_frames(watcher.frames, None, states, "spectator")
         check_frames(again.frames, 0, states, "seat0-again")
         for c in (again, watcher):
