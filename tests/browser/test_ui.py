@@ -163,7 +163,7 @@ def test_phone_portrait(new_page) -> None:  # type: ignore[no-untyped-def]
         act(_advance_until(pages, rng, lambda p: True), rng)
     sync(pages)
     assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    board = bob.query_selector("svg.board").bounding_box()
+    board = bob.locator("svg.board").bounding_box()
     assert board["width"] > 250 and board["height"] > 200
     shot(bob, "09-phone")
     bob.screenshot(path=str(ARTIFACTS / "09-phone-full.png"), full_page=True)
@@ -356,7 +356,7 @@ def test_zoom_and_pan(new_page) -> None:  # type: ignore[no-untyped-def]
         f"document.querySelector('svg.board').viewBox.baseVal.width < {vb0[2] - 0.01}"
     )
     vb1 = [float(x) for x in ann.get_attribute("svg.board", "viewBox").split()]
-    box = ann.query_selector("svg.board").bounding_box()
+    box = ann.locator("svg.board").bounding_box()
     # Drag the felt near its top-left corner (away from tiles and targets).
     x, y = box["x"] + 30, box["y"] + box["height"] - 30
     ann.mouse.move(x, y)
