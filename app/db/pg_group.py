@@ -97,19 +97,7 @@ def group_params(changes: list[Change], channel: str) -> dict[str, Any]:
                 "note": encode_note(t.id, t.seq),
             }
         )
-        for e in c.events:
-            events.append(
-                {
-                    "table_id": t.id,
-                    "seq": e.seq,
-                    "kind": e.kind,
-                    "seat": e.seat,
-                    "player_id": e.resolved_player_id(),
-                    "move_id": e.move_id,
-                    "match_number": e.match_number,
-                    "payload": e.payload,
-                }
-            )
+        events.extend(e.row(t.id) for e in c.events)
     return {"tables": _json(tables), "events": _json(events), "channel": channel}
 
 

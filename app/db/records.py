@@ -206,6 +206,19 @@ class EventRecord:
             payload=row[6],
         )
 
+    def row(self, table_id: int) -> dict[str, Any]:
+        """The ``table_events`` row of this event (``created_at`` aside), by column."""
+        return {
+            "table_id": table_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "player_id": self.resolved_player_id(),
+            "move_id": self.move_id,
+            "match_number": self.match_number,
+            "payload": self.payload,
+        }
+
     def resolved_player_id(self) -> int | None:
         """The player's id as written (after the write assigned new players' ids)."""
         return self.player.id if self.player is not None else self.player_id

@@ -371,20 +371,7 @@ class SqliteStore:
                     p.id = int(res.inserted_primary_key[0])
                 await conn.execute(
                     insert(E),
-                    [
-                        {
-                            "table_id": t.id,
-                            "seq": e.seq,
-                            "kind": e.kind,
-                            "seat": e.seat,
-                            "player_id": e.resolved_player_id(),
-                            "move_id": e.move_id,
-                            "match_number": e.match_number,
-                            "payload": e.payload,
-                            "created_at": now,
-                        }
-                        for e in change.events
-                    ],
+                    [e.row(t.id) | {"created_at": now} for e in change.events],
                 )
         except IntegrityError as exc:
             message = str(exc.orig).lower()
