@@ -89,40 +89,15 @@ def group_params(changes: list[Change], channel: str) -> dict[str, Any]:
     for c in changes:
         t = c.table
         tables.append(
-            {
+            t.columns()
+            | {
                 "id": t.id,
                 "version": c.old_version,
-                "seq": t.seq,
-                "status": t.status,
-                "host_seat": t.host_seat,
-                "match_number": t.match_number,
-                "state": t.state,
-                "rematch_votes": t.rematch_votes,
-                "ready": t.ready,
-                "round_over_at": t.round_over_at,
-                "commitment": t.commitment,
-                "deal_seed": t.deal_seed,
-                "spectator_chat": t.spectator_chat,
-                "turn_deadline": t.turn_deadline,
-                "banks": t.banks,
-                "resigned": t.resigned,
                 "history": c.history,
                 "note": encode_note(t.id, t.seq),
             }
         )
-        for e in c.events:
-            events.append(
-                {
-                    "table_id": t.id,
-                    "seq": e.seq,
-                    "kind": e.kind,
-                    "seat": e.seat,
-                    "player_id": e.resolved_player_id(),
-                    "move_id": e.move_id,
-                    "match_number": e.match_number,
-                    "payload": e.payload,
-                }
-            )
+        events.extend(e.row(t.id) for e in c.events)
     return {"tables": _json(tables), "events": _json(events), "channel": channel}
 
 

@@ -81,24 +81,30 @@ def one_statement_write(n: int, notify: bool, history: bool) -> str:
 WRITE_SQL: dict[tuple[int, bool, bool], str] = {}
 
 
+#: the table's JSON columns (sent as JSON text, cast to jsonb in the SQL)
+JSON_COLUMNS = ("state", "rematch_votes", "ready", "banks")
+_PLAYER_WRITTEN = ("seat", "name", "token_hash", "bot", "autopilot", "autopilot_moves", "link_hash")
+UPDATE_PLAYER = (
+    "UPDATE players SET "
+    + ", ".join(f"{c} = %({c})s" for c in _PLAYER_WRITTEN)
+    + " WHERE id = %(id)s"
+)
+INSERT_PLAYER = (
+    f"INSERT INTO players (table_id, {', '.join(_PLAYER_WRITTEN)}, created_at)"
+    f" VALUES (%(table_id)s, {', '.join(f'%({c})s' for c in _PLAYER_WRITTEN)}, now())"
+    " RETURNING id"
+)
+
+
 def table_params(t: TableState) -> dict[str, Any]:
-    return {
-        "id": t.id,
-        "seq": t.seq,
-        "status": t.status,
-        "host_seat": t.host_seat,
-        "match_number": t.match_number,
-        "state": dumps(t.state),
-        "rematch_votes": dumps(t.rematch_votes),
-        "ready": dumps(t.ready),
-        "round_over_at": t.round_over_at,
-        "commitment": t.commitment,
-        "deal_seed": t.deal_seed,
-        "spectator_chat": t.spectator_chat,
-        "turn_deadline": t.turn_deadline,
-        "banks": None if t.banks is None else dumps(t.banks),
-        "resigned": t.resigned,
-    }
+    """The parameters of :data:`TABLE_SET` (and the insert): the table's columns, its
+    JSON ones as JSON text."""
+    params = t.columns()
+    for c in JSON_COLUMNS:
+        if params[c] is not None:
+            params[c] = dumps(params[c])
+    params["id"] = t.id
+    return params
 
 
 def event_params(events: list[EventRecord]) -> dict[str, Any]:

@@ -31,11 +31,13 @@ from app.db.pg_group import GroupCommit, group_params, group_write_sql
 from app.db.pg_sql import (
     EVENT_COLS,
     IDLE_TABLES,
+    INSERT_PLAYER,
     LOAD,
     LOAD_NOW,
     PLAYERS_JSON,
     TABLE_COLS_NOW,
     TABLE_SET,
+    UPDATE_PLAYER,
     WRITE_SQL,
     dumps,
     event_params,
@@ -421,36 +423,12 @@ class PgStore:
             for p in change.removed:
                 await conn.execute("DELETE FROM players WHERE id = %s", (p.id,))
             for p in change.moved:
-                await conn.execute(
-                    "UPDATE players SET seat = %s, name = %s, token_hash = %s, bot = %s,"
-                    " autopilot = %s, autopilot_moves = %s, link_hash = %s WHERE id = %s",
-                    (
-                        p.seat,
-                        p.name,
-                        p.token_hash,
-                        p.bot,
-                        p.autopilot,
-                        p.autopilot_moves,
-                        p.link_hash,
-                        p.id,
-                    ),
-                )
+                await conn.execute(UPDATE_PLAYER, {**p.columns(), "id": p.id})
             for p in change.added:
                 row = await (
                     await conn.execute(
-                        "INSERT INTO players (table_id, seat, name, token_hash, bot, autopilot,"
-                        " autopilot_moves, link_hash, created_at)"
-                        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now()) RETURNING id",
-                        (
-                            t.id,
-                            p.seat,
-                            p.name,
-                            p.token_hash,
-                            p.bot,
-                            p.autopilot,
-                            p.autopilot_moves,
-                            p.link_hash,
-                        ),
+                        INSERT_PLAYER,
+                        {**p.columns(), "table_id": t.id},
                     )
                 ).fetchone()
                 assert row is not None

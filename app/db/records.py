@@ -112,6 +112,26 @@ class TableState:
             resigned=row[22],
         )
 
+    def columns(self) -> dict[str, Any]:
+        """The columns every change writes (not the finished rounds, written only when
+        they change), by name: the one list each store's write uses."""
+        return {
+            "seq": self.seq,
+            "status": self.status,
+            "host_seat": self.host_seat,
+            "match_number": self.match_number,
+            "state": self.state,
+            "rematch_votes": self.rematch_votes,
+            "ready": self.ready,
+            "round_over_at": self.round_over_at,
+            "commitment": self.commitment,
+            "deal_seed": self.deal_seed,
+            "spectator_chat": self.spectator_chat,
+            "turn_deadline": self.turn_deadline,
+            "banks": self.banks,
+            "resigned": self.resigned,
+        }
+
     def match(self) -> Match | None:
         """The match as stored (its finished rounds included when they were read)."""
         if self.state is None:
@@ -134,6 +154,18 @@ class PlayerState:
     autopilot: bool = False
     autopilot_moves: int = 0
     link_hash: str | None = None
+
+    def columns(self) -> dict[str, Any]:
+        """The columns a player's write sets, by name (its id and table aside)."""
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "token_hash": self.token_hash,
+            "bot": self.bot,
+            "autopilot": self.autopilot,
+            "autopilot_moves": self.autopilot_moves,
+            "link_hash": self.link_hash,
+        }
 
     @classmethod
     def from_row(cls, row: Any) -> PlayerState:
@@ -173,6 +205,19 @@ class EventRecord:
             match_number=row[5],
             payload=row[6],
         )
+
+    def row(self, table_id: int) -> dict[str, Any]:
+        """The ``table_events`` row of this event (``created_at`` aside), by column."""
+        return {
+            "table_id": table_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "seat": self.seat,
+            "player_id": self.resolved_player_id(),
+            "move_id": self.move_id,
+            "match_number": self.match_number,
+            "payload": self.payload,
+        }
 
     def resolved_player_id(self) -> int | None:
         """The player's id as written (after the write assigned new players' ids)."""

@@ -79,22 +79,7 @@ _EVENT_COLS = ("seq", "kind", "seat", "player_id", "move_id", "match_number", "p
 
 def _columns(t: TableState, history: list[Any] | None = None) -> dict[str, Any]:
     extra = {} if history is None else {"history": history}
-    return extra | {
-        "seq": t.seq,
-        "status": t.status,
-        "host_seat": t.host_seat,
-        "match_number": t.match_number,
-        "state": t.state,
-        "rematch_votes": t.rematch_votes,
-        "ready": t.ready,
-        "round_over_at": t.round_over_at,
-        "commitment": t.commitment,
-        "deal_seed": t.deal_seed,
-        "spectator_chat": t.spectator_chat,
-        "turn_deadline": t.turn_deadline,
-        "banks": t.banks,
-        "resigned": t.resigned,
-    }
+    return extra | t.columns()
 
 
 class SqliteStore:
@@ -377,51 +362,16 @@ class SqliteStore:
                 for p in change.removed:
                     await conn.execute(delete(P).where(P.c.id == p.id))
                 for p in change.moved:
-                    await conn.execute(
-                        update(P)
-                        .where(P.c.id == p.id)
-                        .values(
-                            seat=p.seat,
-                            name=p.name,
-                            token_hash=p.token_hash,
-                            bot=p.bot,
-                            autopilot=p.autopilot,
-                            autopilot_moves=p.autopilot_moves,
-                            link_hash=p.link_hash,
-                        )
-                    )
+                    await conn.execute(update(P).where(P.c.id == p.id).values(**p.columns()))
                 for p in change.added:
                     res = await conn.execute(
-                        insert(P).values(
-                            table_id=t.id,
-                            seat=p.seat,
-                            name=p.name,
-                            token_hash=p.token_hash,
-                            bot=p.bot,
-                            autopilot=p.autopilot,
-                            autopilot_moves=p.autopilot_moves,
-                            link_hash=p.link_hash,
-                            created_at=now,
-                        )
+                        insert(P).values(table_id=t.id, created_at=now, **p.columns())
                     )
                     assert res.inserted_primary_key is not None
                     p.id = int(res.inserted_primary_key[0])
                 await conn.execute(
                     insert(E),
-                    [
-                        {
-                            "table_id": t.id,
-                            "seq": e.seq,
-                            "kind": e.kind,
-                            "seat": e.seat,
-                            "player_id": e.resolved_player_id(),
-                            "move_id": e.move_id,
-                            "match_number": e.match_number,
-                            "payload": e.payload,
-                            "created_at": now,
-                        }
-                        for e in change.events
-                    ],
+                    [e.row(t.id) | {"created_at": now} for e in change.events],
                 )
         except IntegrityError as exc:
             message = str(exc.orig).lower()
