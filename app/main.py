@@ -16,6 +16,7 @@ from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
+from app.core.clocks import Presets
 from app.core.gc_tuning import tune_gc
 from app.core.logging import setup_logging
 from app.core.settings import Settings, get_settings
@@ -30,7 +31,6 @@ from app.realtime.listener import PgListener
 from app.realtime.notifier import PgNotifier
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
-from app.tables.clock import Presets
 from app.tables.service import TableService
 from app.tables.sweep import Sweep
 from app.tables.writer import Committed

@@ -34,9 +34,9 @@ from typing import Any
 
 import orjson
 
+from app.db.channel import encode_note
 from app.db.records import Change
 from app.db.store import Unavailable
-from app.realtime.channel import encode_note
 
 #: at most this many changes (tables) in one group commit
 GROUP_MAX = 256

@@ -27,6 +27,7 @@ import orjson
 import psycopg
 from psycopg.types.json import set_json_loads
 
+from app.db.channel import CHANNEL, encode_note
 from app.db.pg_group import GroupCommit, group_params, group_write_sql
 from app.db.pg_sql import (
     EVENT_COLS,
@@ -59,7 +60,6 @@ from app.db.records import (
     TableStatus,
 )
 from app.db.store import CodeClash, MoveIdClash, Unavailable
-from app.realtime.channel import CHANNEL, encode_note
 
 Conn = psycopg.AsyncConnection[Any]
 

@@ -22,6 +22,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from app.core.clocks import Presets
 from app.core.locks import KeyedLocks
 from app.db.records import Catchup, EventRecord, PlayerState, TableState
 from app.db.store import Store, Unavailable
@@ -41,9 +42,11 @@ from app.realtime.patch import diff
 from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.revoke import REVOKING_KINDS, close_revoked
 from app.realtime.table_info import table_info
-from app.tables.clock import Presets
 
 log = logging.getLogger(__name__)
+
+#: events after which the sockets' seats may have changed (besides a changed roster)
+SEATING_KINDS = REVOKING_KINDS | {"seated", "moved_seat", "left", "kicked", "seat_replaced"}
 
 #: at most this many missed events are sent with a snapshot (else the snapshot alone)
 RESYNC_EVENT_LIMIT = 500
@@ -76,8 +79,16 @@ class Hub(PresenceMixin):
         self.presence_log = PresenceLog(started=time.time())
         self.on_presence = None  # set by the app: TableService.presence_changed
 
-    def _info(self, table: TableState, players: list[PlayerState], match: Match | None) -> Json:
-        self._track(table.id)  # the sockets here may have just changed seats
+    def _info(
+        self,
+        table: TableState,
+        players: list[PlayerState],
+        match: Match | None,
+        *,
+        track: bool = True,
+    ) -> Json:
+        if track:
+            self._track(table.id)  # the sockets here may have just changed seats
         return table_info(
             table,
             players,
@@ -289,7 +300,12 @@ class Hub(PresenceMixin):
     ) -> None:
         """Queue ``events`` (consecutive after the feed's seq) for every socket, the last
         one with the view and table patches to the state after them."""
-        before = self.local_presence(feed.table_id)
+        # who sits where changed (a seat taken, left, moved, handed to a computer player):
+        # presence is looked at again; a move alone changes nobody's presence
+        roster = tuple(sorted((p.seat, p.bot is None) for p in players))
+        seating = roster != feed.roster or any(e.kind in SEATING_KINDS for e in events)
+        feed.roster = roster
+        before = self.local_presence(feed.table_id) if seating else None
         if any(e.kind in REVOKING_KINDS for e in events):
             for c in close_revoked([c for c in feed.conns if c is not exclude], players):
                 self._drop(feed, c)
@@ -305,7 +321,7 @@ class Hub(PresenceMixin):
                 seated = e.payload.get("to" if e.kind == "moved_seat" else "seat")
                 if isinstance(seated, int):
                     self.presence_log.seated(feed.table_id, seated, time.time())
-        info = self._info(table, players, match)
+        info = self._info(table, players, match, track=seating)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info
         recipients = {c.seat for c in feed.conns}
@@ -335,8 +351,9 @@ class Hub(PresenceMixin):
                     c.put(text, kind="event")
             c.last_seq = last.seq
         feed.seq, feed.match, feed.views = last.seq, match, views
-        self._local_changed(feed.table_id, before)
-        self._presence_changed(feed.table_id)
+        if before is not None:
+            self._local_changed(feed.table_id, before)
+            self._presence_changed(feed.table_id)
 
     @staticmethod
     def _add_patches(frame: Json, old: object, new: Json | None, table_patch: Json | None) -> None:

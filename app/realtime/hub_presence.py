@@ -50,6 +50,9 @@ class Feed:
     info: Json | None = None
     match: Match | None = None
     presence: Json | None = None  # the last presence frame sent
+    #: the seats taken and which of them are persons, at the last delivery: presence
+    #: is looked at again only when that or the sockets' seats change
+    roster: tuple[tuple[int, bool], ...] | None = None
 
 
 class PresenceMixin:

@@ -1,4 +1,4 @@
-"""Fan-out between processes: LISTEN on the commit channel (:mod:`app.realtime.channel`)
+"""Fan-out between processes: LISTEN on the commit channel (:mod:`app.db.channel`)
 and tell the subscribers — the writer (forget a table changed elsewhere) and the hub
 (deliver it). After a lost LISTEN connection, subscribers hear ``(None, None)``:
 anything may have been missed, and the hub catches up every table it serves.
@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 
 import psycopg
 
+from app.db.channel import CHANNEL, decode_note
 from app.realtime import presence
-from app.realtime.channel import CHANNEL, decode_note
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import psycopg
 
-from app.realtime.channel import CHANNEL
+from app.db.channel import CHANNEL
 
 #: payloads kept while the database is unreachable; older ones are dropped first (a lost
 #: commit note is caught up by ``Hub.reconcile``, a lost presence report by the next

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from app.core.clocks import Presets
 from app.db.records import PlayerState, TableState, TableStatus
 from app.engine import TARGET, Match, side_count, side_of, sides_seats
-from app.tables.clock import Presets
 
 Json = dict[str, Any]
 

@@ -15,7 +15,7 @@ Pure functions of stored state and ``now``, so every process derives the same de
 >>> presets = Presets(relaxed_move=90, fast_move=20, fast_bank=60)
 >>> presets.of("fast"), presets.of("none")
 (Clock(preset='fast', move_seconds=20.0, bank_seconds=60.0), Clock(preset='none', move_seconds=None, bank_seconds=None))
->>> presets.of("sudden")
+>>> checked(presets, "sudden")
 Traceback (most recent call last):
 ...
 app.tables.errors.TableError: clock is one of none, relaxed, fast
@@ -32,52 +32,21 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from app.core.clocks import PRESETS, Clock, Presets, UnknownClock
 from app.db.records import TableStatus
 from app.tables.change import TableChange
 from app.tables.errors import TableError
 from app.tables.rounds import DEAL_KINDS
 
-#: the presets a table may be created with
-PRESETS = ("none", "relaxed", "fast")
 
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """One preset's numbers (``None`` for a table without a clock / without a bank)."""
-
-    preset: str
-    move_seconds: float | None
-    bank_seconds: float | None
-
-    def info(self) -> dict[str, object]:
-        """``TableInfo.clock``."""
-        return {
-            "preset": self.preset,
-            "move_seconds": self.move_seconds,
-            "bank_seconds": self.bank_seconds,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Presets:
-    """The presets' numbers from the settings (docs/configuration.md)."""
-
-    relaxed_move: float = 90.0
-    fast_move: float = 20.0
-    fast_bank: float = 60.0
-
-    def of(self, preset: object) -> Clock:
-        """The clock of ``preset``, else ``bad_clock`` (400)."""
-        if preset == "relaxed":
-            return Clock("relaxed", float(self.relaxed_move), None)
-        if preset == "fast":
-            return Clock("fast", float(self.fast_move), float(self.fast_bank))
-        if preset == "none":
-            return Clock("none", None, None)
-        raise TableError("bad_clock", f"clock is one of {', '.join(PRESETS)}", 400)
+def checked(presets: Presets, preset: object) -> Clock:
+    """The clock of a requested ``preset``, else ``bad_clock`` (400)."""
+    try:
+        return presets.of(preset)
+    except UnknownClock:
+        raise TableError("bad_clock", f"clock is one of {', '.join(PRESETS)}", 400) from None
 
 
 def bank_left(turn_deadline: datetime, bank: float, *, now: datetime) -> float:

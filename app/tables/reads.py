@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.core.clocks import Presets
 from app.core.security import normalise_code
 from app.db.records import EventRecord, LobbyRow, TableStatus
 from app.db.store import Store, Unavailable
@@ -17,7 +18,6 @@ from app.records import Record
 from app.records.stored import match_from_events, record_from_events
 from app.schemas import History, LobbyEntry, TableInfo
 from app.tables.change import TableChange, token_hash
-from app.tables.clock import Presets
 from app.tables.errors import TableError, not_found, unauthorized, unavailable
 from app.tables.writer import Writer
 

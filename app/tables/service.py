@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 
 from app.bots import Level
+from app.core.clocks import Presets
 from app.core.security import (
     NAME_MAX,
     TABLE_NAME_MAX,
@@ -56,7 +57,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
         bot_settings: BotSettings | None = None,
-        clocks: clock.Presets | None = None,
+        clocks: Presets | None = None,
         autopilot_rules: AutopilotRules | None = None,
         absent_since: Callable[[int, int], float | None] | None = None,
         seat_presence: Callable[[int, int], dict[int, tuple[str, float]]] | None = None,
@@ -79,7 +80,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         self.autopilot_level: Level = autopilot_level
         #: the turn clocks' numbers; the autopilot's rules (with the hub's absence clock:
         #: the autopilot's grace and take-back use it)
-        self.clocks = clocks or clock.Presets()
+        self.clocks = clocks or Presets()
         rules = autopilot_rules or AutopilotRules(level=autopilot_level)
         self.autopilot = AutopilotRules(
             rules.level, rules.handover_moves, rules.grace_seconds, absent_since
@@ -132,7 +133,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         """Create a table with a turn clock preset; the creator takes seat 0, host."""
         host = seating.checked_name(host_name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table(name, players, public, host)
-        table.clock = self.clocks.of(clock_preset).preset
+        table.clock = clock.checked(self.clocks, clock_preset).preset
         token = new_token()
 
         async def decide(tx: TableChange) -> None:
@@ -188,7 +189,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         bot_level = bots.level_of(level)
         person = seating.checked_name(name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table("Practice", players, False, person)
-        table.clock = self.clocks.of(clock_preset).preset
+        table.clock = clock.checked(self.clocks, clock_preset).preset
         token = new_token()
 
         async def decide(tx: TableChange) -> None:

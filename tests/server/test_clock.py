@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from app.core.clocks import Presets
 from app.core.settings import Settings
 from app.db.records import EventRecord, TableState
 from app.engine import Match
@@ -25,7 +26,6 @@ from app.engine.views import legal_entries
 from app.main import make_store
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import TURN_GONE, BotSettings
-from app.tables.clock import Presets
 from app.tables.errors import TableError
 from app.tables.service import TableService
 

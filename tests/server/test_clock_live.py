@@ -22,12 +22,12 @@ import httpx
 import psycopg
 import pytest
 
+from app.core.clocks import Presets
 from app.core.settings import Settings
 from app.core.urls import libpq_dsn
 from app.main import make_store
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings
-from app.tables.clock import Presets
 from app.tables.service import TableService
 from tests.conftest import create_pg_database, drop_pg_database
 
