@@ -13,11 +13,12 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from app.db.records import TableStatus
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, rounds
 from app.tables.bot_turns import BotTurns
 from app.tables.change import TableChange
-from app.tables.errors import unavailable
+from app.tables.errors import TableError, unavailable
 from app.tables.timers import Timers
 
 log = logging.getLogger(__name__)
@@ -55,9 +56,19 @@ class TimedActions:
 
     def _committed(self, tx: TableChange) -> None:
         """After a commit of this process: the bot's or the autopilot's turn scheduled."""
-        if tx.table.clock != "none" or any(p.autopilot for p in tx.players):
-            self._timed.add(tx.table.id)
+        self._note_timed(tx)
         self.bot_turns.after_commit(tx)
+
+    def _note_timed(self, tx: TableChange) -> None:
+        """Remember a table in play with a clock or a seat on autopilot (another
+        process's commit to it is looked at); forget it once it is not (the set holds
+        the tables in play, not every table ever seen)."""
+        if tx.table.status == TableStatus.PLAYING and (
+            tx.table.clock != "none" or any(p.autopilot for p in tx.players)
+        ):
+            self._timed.add(tx.table.id)
+        else:
+            self._timed.discard(tx.table.id)
 
     def _schedule_deal(self, tx: TableChange) -> None:
         at = tx.table.round_over_at
@@ -102,7 +113,12 @@ class TimedActions:
                 if p.autopilot and p.bot is None and p.seat in back:
                     autopilot.take_back(tx, p)
 
-        tx = await self._table_action(table_id, decide)
+        try:
+            tx = await self._table_action(table_id, decide)  # (notes the table: _committed)
+        except TableError as err:
+            if err.code == "table_closed":
+                self._timed.discard(table_id)
+            raise
         if not tx.events:
             self.bot_turns.plan(tx)
 
@@ -136,5 +152,6 @@ class TimedActions:
         except Unavailable:
             raise unavailable() from None
         tables = [TableChange(t, ps, t.match(), old_version=t.version) for t, ps in with_bots]
-        self._timed.update(tx.table.id for tx in tables if tx.table.clock != "none")
+        for tx in tables:
+            self._note_timed(tx)
         self.bot_turns.resume(tables)

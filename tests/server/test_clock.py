@@ -281,3 +281,14 @@ async def test_a_connected_but_idle_player_stays_on_autopilot_until_a_socket_ope
     svc.presence_changed(tid)
     events = await _until(svc, tid, lambda ev: len(_autopilot_events(ev)) == 2)
     assert _autopilot_events(events)[-1] == {"type": "autopilot", "seat": 0, "on": False}
+
+
+async def test_a_clock_table_is_remembered_while_in_play_and_forgotten_when_it_ends(
+    clocked: TableService,
+) -> None:
+    """The tables a process looks at after another process's commits hold the clock
+    tables in play, not every table it ever saw (a bounded set)."""
+    code, table_id, token = await _with_bot(clocked, "relaxed")
+    assert table_id in clocked._timed
+    await clocked.resign(code, token)  # the match ends (status finished)
+    assert table_id not in clocked._timed
