@@ -174,23 +174,47 @@ def view_for(match: Match, recipient: int | None, *, describe: bool = True) -> J
     if describe and public["description"] is None:
         public["description"] = describe_layout(match.round.layout)
         public["description_uk"] = describe_layout(match.round.layout, "uk")
+    view = dict(public)
+    view.update(own_fields(match, recipient))
+    return view
+
+
+def public_fields(match: Match) -> Json:
+    """The fields of every recipient's view that are the same for all (a spectator's
+    whole view, descriptions left ``None``): :func:`view_for` is this updated with
+    :func:`own_fields`. Shared with other views of the state: read-only."""
+    return _public_view(match)
+
+
+def own_fields(match: Match, recipient: int | None) -> Json:
+    """The fields of ``recipient``'s view that differ from :func:`public_fields`: the
+    seat's hand, ``must_play`` and legal moves, and the round's log with its own draws
+    shown (R5) when it has drawn. Empty for a spectator (or a seat not at the table).
+
+    >>> import random
+    >>> from app.engine.match import Match
+    >>> m = Match.new(2, random.Random(4))
+    >>> own_fields(m, None), sorted(own_fields(m, 0))
+    ({}, ['hand', 'legal', 'must_play', 'you'])
+    """
     if recipient is None or not 0 <= recipient < match.players:
-        return dict(public)
+        return {}
     rnd = match.round
     you = recipient
-    view = dict(public)
-    view["you"] = you
-    view["hand"] = [NAMES[t] for t in rnd.hand(you)]
-    view["must_play"] = NAMES[rnd.must_play] if rnd.turn == you and rnd.must_play >= 0 else None
-    view["legal"] = legal_entries(match, you)
+    fields: Json = {
+        "you": you,
+        "hand": [NAMES[t] for t in rnd.hand(you)],
+        "must_play": NAMES[rnd.must_play] if rnd.turn == you and rnd.must_play >= 0 else None,
+        "legal": legal_entries(match, you),
+    }
     own_draws = [i for i, e in enumerate(rnd.log) if e[0] == you and e[3] != NO_TILE]
     if own_draws:
-        log = list(public["log"])
+        log = list(_public_view(match)["log"])
         for i in own_draws:
             log[i] = entry_dict(match.round_number, i, rnd.log[i])  # your own draws (R5)
-        view["log"] = log
-        view["last_move"] = log[-1]
-    return view
+        fields["log"] = log
+        fields["last_move"] = log[-1]
+    return fields
 
 
 def history_for(match: Match, recipient: int | None) -> list[Json]:

@@ -5,9 +5,10 @@ Every outbound frame is built here from the engine's projections (``view_for``,
 (seating, votes, round starts) carry no tile by construction but are still copied field by
 field from a whitelist. The frames' shapes are the models in :mod:`app.schemas`.
 
-The *wire view* is the engine's view without its two layout descriptions (about half its
-size, and they change with every placement): a snapshot carries them; afterwards a client
-asks for them with ``describe`` (a ``description`` frame answers).
+The *wire view* of an event frame is the engine's view without its two layout
+descriptions (about half its size, and they change with every placement;
+:mod:`app.realtime.view_patch`): a snapshot carries them; afterwards a client asks for
+them with ``describe`` (a ``description`` frame answers).
 """
 
 from __future__ import annotations
@@ -64,14 +65,6 @@ def project_stored_event(payload: Json, recipient: int | None) -> Json:
     if payload.get("type") == "revealed":
         fields += _REVEALED_FIELDS
     return {k: payload[k] for k in fields if k in payload}
-
-
-def wire_view(match: Match | None, recipient: int | None) -> Json | None:
-    """The view an event frame patches: the engine's view without its descriptions."""
-    if match is None:
-        return None
-    view = view_for(match, recipient, describe=False)
-    return {k: v for k, v in view.items() if k not in DESCRIPTION_FIELDS}
 
 
 def snapshot_frame(

@@ -27,21 +27,21 @@ from app.core.locks import KeyedLocks
 from app.db.records import Catchup, EventRecord, PlayerState, TableState
 from app.db.store import Store, Unavailable
 from app.engine import Match
+from app.engine.views import own_fields, public_fields
 from app.realtime.connection import Connection
 from app.realtime.frames import (
-    NESTED_VIEW_FIELDS,
     Json,
     description_frame,
     encode,
     project_stored_event,
     snapshot_frame,
-    wire_view,
 )
 from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
 from app.realtime.patch import diff
 from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.revoke import REVOKING_KINDS, close_revoked
 from app.realtime.table_info import table_info
+from app.realtime.view_patch import ViewPatches, whole
 
 log = logging.getLogger(__name__)
 
@@ -192,8 +192,8 @@ class Hub(PresenceMixin):
         conn.last_seq = cu.table.seq
         if feed.seq < 0 or cu.table.seq > feed.seq:  # the feed is at the database's seq now
             feed.seq, feed.match, feed.info = cu.table.seq, match, info
-            feed.views = {}
-        feed.views.setdefault(conn.seat, wire_view(match, conn.seat))
+            feed.public, feed.views = _public(match), {}
+        feed.views.setdefault(conn.seat, _own(match, conn.seat))
 
     @staticmethod
     def _follow_player(conn: Connection, players: list[PlayerState]) -> None:
@@ -273,6 +273,7 @@ class Hub(PresenceMixin):
             return
         # too far behind for events: every socket gets a fresh snapshot
         feed.seq, feed.match, feed.views = cu.table.seq, match, {}
+        feed.public = _public(match)
         feed.info = self._info(cu.table, cu.players, match)
         for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
             self._drop(feed, c)
@@ -287,7 +288,7 @@ class Hub(PresenceMixin):
                 kind="snapshot",
             )
             c.last_seq = cu.table.seq
-            feed.views.setdefault(c.seat, wire_view(match, c.seat))
+            feed.views.setdefault(c.seat, _own(match, c.seat))
 
     def _deliver(
         self,
@@ -324,8 +325,15 @@ class Hub(PresenceMixin):
         info = self._info(table, players, match, track=seating)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info
+        # each recipient's view: the public fields (one patch for all) and its own
         recipients = {c.seat for c in feed.conns}
-        views: dict[Recipient, Json | None] = {r: wire_view(match, r) for r in recipients}
+        public = _public(match)
+        owns: dict[Recipient, Json | None] = {r: _own(match, r) for r in recipients}
+        patches = (
+            ViewPatches(feed.public, public)
+            if feed.public is not None and public is not None
+            else None
+        )
         last = events[-1]
         texts: dict[Recipient, list[str]] = {}
         for r in recipients:
@@ -337,7 +345,9 @@ class Hub(PresenceMixin):
                     "event": project_stored_event(e.payload, r),
                 }
                 if e is last:
-                    self._add_patches(frame, feed.views.get(r, _NONE), views[r], table_patch)
+                    self._add_view(frame, patches, public, feed.views.get(r, _NONE), owns[r])
+                    if table_patch is not None:
+                        frame["table_patch"] = table_patch
                 frames.append(encode(frame))
             texts[r] = frames
         for c in feed.conns:
@@ -350,24 +360,38 @@ class Hub(PresenceMixin):
                 for text in texts[c.seat]:
                     c.put(text, kind="event")
             c.last_seq = last.seq
-        feed.seq, feed.match, feed.views = last.seq, match, views
+        feed.seq, feed.match, feed.views, feed.public = last.seq, match, owns, public
         if before is not None:
             self._local_changed(feed.table_id, before)
             self._presence_changed(feed.table_id)
 
     @staticmethod
-    def _add_patches(frame: Json, old: object, new: Json | None, table_patch: Json | None) -> None:
-        if new is None:
-            if old is not None:
+    def _add_view(
+        frame: Json,
+        patches: ViewPatches | None,
+        public: Json | None,
+        old_own: object,
+        own: Json | None,
+    ) -> None:
+        """The recipient's view in the last event frame of a delivery: its patch, the
+        whole view (none sent to patch from), or ``null`` (no match any more)."""
+        if public is None or own is None:
+            if old_own is not None:
                 frame["view"] = None
-        elif not isinstance(old, dict):
-            frame["view"] = new  # nothing to patch from: the whole view
+        elif patches is None or not isinstance(old_own, dict):
+            frame["view"] = whole(public, own)  # nothing to patch from: the whole view
         else:
-            patch = diff(old, new, nested=NESTED_VIEW_FIELDS)
+            patch = patches.patch(old_own, own)
             if patch is not None:
                 frame["view_patch"] = patch
-        if table_patch is not None:
-            frame["table_patch"] = table_patch
 
 
 _NONE = object()  # a recipient class with no view sent yet
+
+
+def _public(match: Match | None) -> Json | None:
+    return public_fields(match) if match is not None else None
+
+
+def _own(match: Match | None, recipient: Recipient) -> Json | None:
+    return own_fields(match, recipient) if match is not None else None

@@ -46,6 +46,9 @@ class Feed:
     table_id: int
     conns: set[Connection] = field(default_factory=set)
     seq: int = -1
+    #: the view fields sent: the public ones (one object for every recipient) and each
+    #: recipient class's own (``None``: no match, so no view)
+    public: Json | None = None
     views: dict[Recipient, Json | None] = field(default_factory=dict)
     info: Json | None = None
     match: Match | None = None

@@ -25,11 +25,14 @@ from typing import Any
 Json = dict[str, Any]
 
 
-def diff(old: Json, new: Json, *, nested: tuple[str, ...] = ()) -> Json | None:
-    """The patch that turns ``old`` into ``new`` (None when they are equal)."""
+def diff(
+    old: Json, new: Json, *, nested: tuple[str, ...] = (), skip: tuple[str, ...] = ()
+) -> Json | None:
+    """The patch that turns ``old`` into ``new`` (None when they are equal), leaving out
+    the top-level keys in ``skip``."""
     sets: Json = {}
     appends: dict[str, list[Any]] = {}
-    _diff(old, new, "", nested, sets, appends)
+    _diff(old, new, "", nested, sets, appends, skip)
     if not sets and not appends:
         return None
     out: Json = {}
@@ -47,8 +50,11 @@ def _diff(
     nested: tuple[str, ...],
     sets: Json,
     appends: dict[str, list[Any]],
+    skip: tuple[str, ...] = (),
 ) -> None:
     for key, value in new.items():
+        if key in skip:
+            continue
         path = prefix + key
         before = old.get(key, _MISSING)
         if before is value or before == value:
@@ -65,7 +71,8 @@ def _diff(
         else:
             sets[path] = value
     for key in old.keys() - new.keys():
-        sets[prefix + key] = None
+        if key not in skip:
+            sets[prefix + key] = None
 
 
 def apply(obj: Json, patch: Json | None) -> Json:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from app.core.clocks import Presets
@@ -28,8 +29,10 @@ def utc_iso(at: datetime) -> str:
     return f"{at:%Y-%m-%dT%H:%M:%S}.{at.microsecond // 1000:03d}Z"
 
 
+@lru_cache(maxsize=4096)
 def unix_iso(at: float) -> str:
-    """A UNIX time as :func:`utc_iso` writes it.
+    """A UNIX time as :func:`utc_iso` writes it (remembered: a seat's ``since`` is the
+    same moment in every table info until its presence changes).
 
     >>> unix_iso(0.25)
     '1970-01-01T00:00:00.250Z'
