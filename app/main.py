@@ -110,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store,
             next_round_seconds=settings.next_round_seconds,
             deliver=deliver,
+            expecting=hub.expecting,
             presence=hub.connected_seats,
             spectators=hub.spectator_count,
             bot_settings=BotSettings(

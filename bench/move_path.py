@@ -94,6 +94,7 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=3000)
     ap.add_argument("--together", action="store_true", help="every table moves at once")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--profile-out", default="/tmp/fiveup-move-path.prof")
     args = ap.parse_args()
     name = f"fiveup_movepath_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(args.admin, autocommit=True) as conn:
@@ -110,6 +111,7 @@ def main() -> None:
             print(f"{label}: {ms:.3f} ms CPU per move")
             if args.profile and deliver:
                 prof.disable()
+                prof.dump_stats(args.profile_out)
                 pstats.Stats(prof).sort_stats("tottime").print_stats(20)
     finally:
         with psycopg.connect(args.admin, autocommit=True) as conn:

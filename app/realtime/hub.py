@@ -8,7 +8,10 @@ last table info sent. Deliveries come from two places and go through one functio
 - a commit of this process (:meth:`Hub.committed`): the events and the live match, as
   they are — nothing is read back or parsed again;
 - a commit of another process (:meth:`Hub.poke`, from a NOTIFY): the events since the
-  feed's seq and the table's state, read from the store in one snapshot.
+  feed's seq and the table's state, read from the store in one snapshot. The NOTIFY of
+  this process's own commit is not read back: the writer says which seq it is committing
+  (:meth:`Hub.expecting`), and a NOTIFY up to that seq waits for :meth:`Hub.committed`
+  (read from the store only if the write does not deliver it after all).
 
 Every socket therefore receives a gapless, increasing seq after its snapshot, whichever
 process committed. An event frame carries the projected event; the last event of a
@@ -18,6 +21,7 @@ state after it (docs/protocol.md, Event frames).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -78,6 +82,11 @@ class Hub(PresenceMixin):
         #: since when each seat is connected, away or disconnected (as this process saw)
         self.presence_log = PresenceLog(started=time.time())
         self.on_presence = None  # set by the app: TableService.presence_changed
+        #: tables this process is committing now, and up to which seq (the writer's word)
+        self._expected: dict[int, int] = {}
+        #: the highest seq of a NOTIFY that came meanwhile, per table
+        self._noticed: dict[int, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def _info(
         self,
@@ -232,11 +241,39 @@ class Hub(PresenceMixin):
                 "table %s: delivery failed (%s); sockets resync", table.id, type(exc).__name__
             )
 
+    def expecting(self, table_id: int, seq: int | None) -> None:
+        """The writer of this process is about to commit the table up to ``seq``; with
+        ``None``, that write is over. A NOTIFY of a seq up to it meanwhile is this
+        process's own commit (delivered by :meth:`committed`, not read back), or another
+        process's that the write will find in its way: once the write is over, the feed
+        is caught up from the store if it is still behind that NOTIFY."""
+        if seq is not None:
+            if table_id in self.feeds:
+                self._expected[table_id] = seq
+            return
+        self._expected.pop(table_id, None)
+        noticed = self._noticed.pop(table_id, None)
+        feed = self.feeds.get(table_id)
+        if noticed is not None and feed is not None and feed.seq < noticed:
+            task = asyncio.get_running_loop().create_task(self._poke_later(table_id, noticed))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _poke_later(self, table_id: int, seq: int) -> None:
+        try:
+            await self.poke(table_id, seq)
+        except Exception as exc:
+            log.warning("table %s: catch-up failed (%s)", table_id, type(exc).__name__)
+
     async def poke(self, table_id: int, seq: int | None = None) -> None:
         """A commit seen on the database (another process's, or missed): catch up."""
         feed = self.feeds.get(table_id)
         if feed is None or (seq is not None and feed.seq >= seq):
             return  # nothing to catch up (a feed's seq only grows): e.g. our own commit
+        if seq is not None and self._expected.get(table_id, -1) >= seq:
+            # this process is committing up to there: its delivery is on the way
+            self._noticed[table_id] = max(seq, self._noticed.get(table_id, -1))
+            return
         async with self._locks(table_id):
             await self._poke_locked(feed, seq)
 

@@ -37,7 +37,7 @@ from app.tables.reads import Identity, TableReads
 from app.tables.seat_actions import SeatActions
 from app.tables.timed import TimedActions
 from app.tables.timers import Timers
-from app.tables.writer import Deliver, Writer
+from app.tables.writer import Deliver, Expecting, Writer
 
 #: table actions other than moves are re-decided on fresh state this often when they
 #: lose a version race (two people joining different seats at once both get in)
@@ -54,6 +54,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         next_round_seconds: float = 20.0,
         new_seed: rounds.SeedSource = os_seed,
         deliver: Deliver | None = None,
+        expecting: Expecting | None = None,
         presence: Callable[[int], list[int]] | None = None,
         spectators: Callable[[int], int] | None = None,
         bot_settings: BotSettings | None = None,
@@ -68,7 +69,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         self.new_seed = new_seed  # R5/R7: a fresh seed per round from the OS CSPRNG
         #: computer players' pauses and their own random choices (not the deal's)
         self.rng = random.SystemRandom()
-        self.writer = Writer(store, deliver)
+        self.writer = Writer(store, deliver, expecting)
         self.presence = presence or (lambda _table_id: [])
         self.spectators = spectators or (lambda _table_id: 0)
         #: since when a seat has had no socket on any process (None: it has one)

@@ -48,6 +48,10 @@ class Committed:
 
 
 Deliver = Callable[[Committed], Awaitable[None]]
+#: told ``(table_id, seq)`` just before this process writes a change ending at ``seq``,
+#: and ``(table_id, None)`` once that write is over (delivered, refused or failed): the
+#: hub then knows that a NOTIFY of that seq is this process's own, delivered by ``deliver``
+Expecting = Callable[[int, int | None], None]
 
 
 class RetryOnRemembered(Exception):
@@ -57,9 +61,12 @@ class RetryOnRemembered(Exception):
 class Writer:
     """Decides and writes changes; tells ``deliver`` about each commit."""
 
-    def __init__(self, store: Store, deliver: Deliver | None = None) -> None:
+    def __init__(
+        self, store: Store, deliver: Deliver | None = None, expecting: Expecting | None = None
+    ) -> None:
         self.store = store
         self.deliver = deliver
+        self.expecting = expecting
         self._locks = KeyedLocks()
         self._hot: dict[int, tuple[TableState, list[PlayerState], Match | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -95,14 +102,20 @@ class Writer:
                 if not tx.events:
                     self._remember(tx)
                     return result, tx
-                if not await self._write(tx):
-                    if remembered:
-                        continue  # another process wrote: decide again on fresh state
-                    log.info("table %s: concurrent write refused (version)", table_id)
-                    raise conflict()
-                self._remember(tx)
-                await self._deliver(tx)
-                return result, tx
+                if self.expecting is not None:
+                    self.expecting(table_id, tx.events[-1].seq)
+                try:
+                    if not await self._write(tx):
+                        if remembered:
+                            continue  # another process wrote: decide again on fresh state
+                        log.info("table %s: concurrent write refused (version)", table_id)
+                        raise conflict()
+                    self._remember(tx)
+                    await self._deliver(tx)
+                    return result, tx
+                finally:
+                    if self.expecting is not None:
+                        self.expecting(table_id, None)
 
     async def create(
         self,
