@@ -9,25 +9,21 @@ hot path) is ONE statement, its own transaction, committed when it returns::
 
 — the events and the NOTIFY exist only if the version matched. A change that seats or
 unseats players takes a few statements inside ``BEGIN … COMMIT`` on the same kind of
-connection. Connections are checked before reuse after an error, and a failed connection
-is dropped, never reused (docs/decisions.md).
+connection (:mod:`app.db.pg_connections`: checked before reuse after an error, dropped
+when one failed).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
-import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-import orjson
 import psycopg
-from psycopg.types.json import set_json_loads
 
 from app.db.channel import CHANNEL, encode_note
+from app.db.pg_connections import PgConnections
 from app.db.pg_group import GroupCommit, group_params, group_write_sql
 from app.db.pg_sql import (
     EVENT_COLS,
@@ -61,11 +57,6 @@ from app.db.records import (
 )
 from app.db.store import CodeClash, MoveIdClash, Unavailable
 
-Conn = psycopg.AsyncConnection[Any]
-
-#: an idle connection older than this is checked before it is used again
-IDLE_CHECK_SECONDS = 5.0
-
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -79,11 +70,11 @@ def retried_once(
 
     @functools.wraps(method)
     async def run(store: PgStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        before = store._failures
+        before = store.connections.failures
         try:
             return await method(store, *args, **kwargs)
         except Unavailable:
-            if store._failures == before:
+            if store.connections.failures == before:
                 raise  # not a dead connection: the database itself
             return await method(store, *args, **kwargs)
 
@@ -104,89 +95,28 @@ class PgStore:
     ) -> None:
         self.dsn = dsn
         self.size = size
+        self.connections = PgConnections(dsn, size)
         #: False: the NOTIFY is left to ``on_commit`` (FIVEUP_NOTIFY=after_commit)
         self.notify_in_transaction = notify_in_transaction
         self.on_commit = on_commit
-        #: idle connections, each with the failure count and the time it was put back
-        self._idle: list[tuple[Conn, int, float]] = []
-        self._gate = asyncio.Semaphore(size)
-        self._closed = False
-        self._failures = 0  # connection-level failures seen (an outage kills them all)
         #: the one-statement writes of many tables, committed together (app/db/pg_group.py)
-        self.group = GroupCommit(self._write_batch, self._write_alone, lambda: self._failures)
+        self.group = GroupCommit(
+            self._write_batch, self._write_alone, lambda: self.connections.failures
+        )
         self._group_sql = group_write_sql(notify_in_transaction)
 
-    # -- connections -------------------------------------------------------------------
-    @contextlib.asynccontextmanager
-    async def _conn(self) -> AsyncIterator[Conn]:
-        async with self._gate:
-            conn = await self._checked_out()
-            try:
-                yield conn
-            except (psycopg.errors.UniqueViolation, psycopg.errors.ForeignKeyViolation):
-                self._put_back(conn)
-                raise
-            except psycopg.Error as exc:
-                self._discard_or_keep(conn)
-                raise Unavailable(type(exc).__name__) from exc
-            except BaseException:  # cancelled mid-statement: the connection's state is unknown
-                with contextlib.suppress(Exception):
-                    await conn.close()
-                raise
-            else:
-                if self._closed:
-                    await conn.close()
-                else:
-                    self._put_back(conn)
-
-    def _put_back(self, conn: Conn) -> None:
-        self._idle.append((conn, self._failures, time.monotonic()))
-
-    async def _checked_out(self) -> Conn:
-        """An idle connection that still works, else a new one. A connection is checked
-        (``SELECT 1``) before reuse when it sat idle a while or a connection failed since
-        it was put back: after an outage or a server restart every idle connection is
-        dead, and no user's action should be the one to find out."""
-        while self._idle:
-            conn, failures, since = self._idle.pop()
-            if conn.closed or conn.broken:
-                continue
-            if failures == self._failures and time.monotonic() - since < IDLE_CHECK_SECONDS:
-                return conn
-            try:
-                await conn.execute("SELECT 1")
-                return conn
-            except psycopg.Error:
-                self._failures += 1
-                await _close_quietly(conn)
-        try:
-            conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-        except psycopg.Error as exc:
-            raise Unavailable(type(exc).__name__) from exc
-        set_json_loads(orjson.loads, conn)
-        return conn
-
-    def _discard_or_keep(self, conn: Conn) -> None:
-        if conn.broken or conn.closed or conn.info.transaction_status != 0:  # 0: IDLE
-            self._failures += 1
-            asyncio.get_running_loop().create_task(_close_quietly(conn))
-        else:
-            self._put_back(conn)
-
     async def close(self) -> None:
-        self._closed = True
-        while self._idle:
-            await _close_quietly(self._idle.pop()[0])
+        await self.connections.close()
 
     @retried_once
     async def ping(self) -> None:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             await conn.execute("SELECT 1")
 
     # -- reads -------------------------------------------------------------------------
     @retried_once
     async def load(self, table_id: int) -> tuple[TableState, list[PlayerState]] | None:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             row = await (await conn.execute(LOAD, (table_id,))).fetchone()
         if row is None:
             return None
@@ -194,7 +124,7 @@ class PgStore:
 
     @retried_once
     async def table_id(self, code: str) -> int | None:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             row = await (
                 await conn.execute("SELECT id FROM game_tables WHERE code = %s", (code,))
             ).fetchone()
@@ -202,7 +132,7 @@ class PgStore:
 
     @retried_once
     async def prior_move(self, table_id: int, move_id: str) -> PriorMove | None:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             row = await (
                 await conn.execute(
                     "SELECT seq, seat, payload->>'move' FROM table_events"
@@ -214,7 +144,7 @@ class PgStore:
 
     @retried_once
     async def player_by_token(self, table_id: int, token_hash: str) -> PlayerState | None:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             row = await (
                 await conn.execute(
                     f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players"
@@ -226,7 +156,7 @@ class PgStore:
 
     @retried_once
     async def catchup(self, table_id: int, since: int, limit: int) -> Catchup | None:
-        async with self._conn() as conn, conn.transaction():
+        async with self.connections.connection() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             row = await (await conn.execute(LOAD_NOW, (table_id,))).fetchone()
             if row is None:
@@ -244,7 +174,7 @@ class PgStore:
         return Catchup(table, players, events)
 
     async def match_events(self, table_id: int, match_number: int) -> list[EventRecord]:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {EVENT_COLS} FROM table_events WHERE table_id = %s"
                 " AND match_number = %s ORDER BY seq",
@@ -254,7 +184,7 @@ class PgStore:
 
     @retried_once
     async def recent_events(self, table_id: int, kind: str, limit: int) -> list[EventRecord]:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {EVENT_COLS} FROM table_events WHERE table_id = %s AND kind = %s"
                 " ORDER BY seq DESC LIMIT %s",
@@ -265,7 +195,7 @@ class PgStore:
 
     @retried_once
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             cur = await conn.execute(
                 "SELECT id, seq FROM game_tables WHERE id = ANY(%s)", (table_ids,)
             )
@@ -274,7 +204,7 @@ class PgStore:
     @retried_once
     async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
         statuses = ["finished"] if finished else ["waiting", "playing"]
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {TABLE_COLS_NOW},"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id),"
@@ -292,14 +222,14 @@ class PgStore:
     @retried_once
     async def idle_tables(self, idle_for: float, limit: int) -> list[IdleTable]:
         live = [TableStatus.WAITING, TableStatus.PLAYING]
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             cur = await conn.execute(IDLE_TABLES, (live, idle_for, limit))
             rows = await cur.fetchall()
         return [IdleTable(int(r[0]), int(r[1]), float(r[2]), list(r[3])) for r in rows]
 
     @retried_once
     async def round_over_tables(self) -> list[TableState]:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {TABLE_COLS_NOW} FROM game_tables"
                 " WHERE status = 'playing' AND round_over_at IS NOT NULL"
@@ -311,7 +241,7 @@ class PgStore:
     async def turn_tables(
         self, overdue_before: datetime | None = None
     ) -> list[tuple[TableState, list[PlayerState]]]:
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             if overdue_before is None:
                 cur = await conn.execute(
                     f"SELECT {TABLE_COLS_NOW}, {PLAYERS_JSON} FROM game_tables t"
@@ -359,7 +289,7 @@ class PgStore:
     async def _write_batch(self, changes: list[Change]) -> set[int]:
         """Many tables' changes in one statement: the ids of the tables written."""
         params = group_params(changes, CHANNEL)
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             cur = await conn.execute(self._group_sql, params)
             return {int(r[0]) for r in await cur.fetchall()}
 
@@ -375,12 +305,12 @@ class PgStore:
             params["history"] = dumps(change.history)
         params["channel"] = CHANNEL
         params["note"] = _note(change)
-        async with self._conn() as conn:
+        async with self.connections.connection() as conn:
             return await (await conn.execute(sql, params)).fetchone() is not None
 
     async def _write_seating(self, change: Change) -> bool:
         t = change.table
-        async with self._conn() as conn, conn.transaction():
+        async with self.connections.connection() as conn, conn.transaction():
             if t.id == 0:
                 row = await (
                     await conn.execute(
@@ -459,8 +389,3 @@ class PgStore:
 
 def _note(change: Change) -> str:
     return encode_note(change.table.id, change.table.seq)
-
-
-async def _close_quietly(conn: Conn) -> None:
-    with contextlib.suppress(Exception):
-        await conn.close()
