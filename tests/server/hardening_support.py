@@ -4,14 +4,9 @@ in a subprocess."""
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
 import sys
-import time
 
-import httpx
-
-from .support import REPO, ServerProcess
+from .support import ServerProcess
 
 _SERVE = (
     "import sys, uvicorn\n"
@@ -29,24 +24,5 @@ class HardenedServer(ServerProcess):
 
     workers = 1
 
-    def start(self) -> HardenedServer:
-        import os
-
-        env = {**os.environ, **self.env, "DATABASE_URL": self.database_url}
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVE, str(self.port), str(self.workers)],
-            cwd=REPO,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_text()[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.1)
-        raise RuntimeError("server did not become healthy")
+    def command(self) -> list[str]:
+        return [sys.executable, "-c", _SERVE, str(self.port), str(self.workers)]

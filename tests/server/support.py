@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx
 import psycopg
@@ -55,34 +55,35 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self) -> ServerProcess:
+    def command(self) -> list[str]:
+        """The server's command line (run in the repository, with ``self.env``)."""
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.main:create_app",
+            "--factory",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--ws-max-size",
+            "16384",
+            "--log-level",
+            "warning",
+        ]
+
+    def start(self) -> Self:
+        """Start :meth:`command` and wait until ``/healthz`` answers (90 s at most)."""
         env = {**os.environ, **self.env, "DATABASE_URL": self.database_url}
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "app.main:create_app",
-                "--factory",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--ws-max-size",
-                "16384",
-                "--log-level",
-                "warning",
-            ],
-            cwd=REPO,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            self.command(), cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+                raise RuntimeError(f"server exited: {self.log_text()[-2000:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:
                     return self
