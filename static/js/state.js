@@ -9,7 +9,6 @@ export function initialState(code, saved) {
     selected: null, focusIdx: 0, zoom: { k: 1, x: 0, y: 0 }, error: null, notice: null,
     busy: false, fatal: null, joinName: null, hiddenDialog: null, dialogFocused: null,
     clockOffset: 0, // server clock − this clock, ms (from the snapshot's server_time)
-    autoPasses: {}, // "round:index" of passes the server played automatically (event.auto, R19)
     history: null, // GET /api/tables/{code}/history (score sheet, past rounds)
     review: null, // the round whose board and settlement are shown again (score sheet)
     boardPx: null, // the board's size in CSS pixels, measured after drawing
@@ -35,9 +34,6 @@ export function eventPatch(st, m) {
   const type = m.event && m.event.type;
   if (type === "chat" && !(st.chat || []).some((c) => c.seq === m.seq)) {
     patch.chat = [...(st.chat || []), { seq: m.seq, ...m.event }].slice(-100);
-  }
-  if (type === "move" && m.event.kind === "pass" && m.event.auto) {
-    patch.autoPasses = { ...st.autoPasses, [m.event.round + ":" + m.event.index]: true };
   }
   // A new move invalidates any selection made against the old position.
   if (type === "move") { patch.selected = null; patch.busy = false; }
@@ -71,9 +67,4 @@ export function lastPlaced(log) {
     if (e.type === "move" && (e.kind === "place" || e.kind === "open")) return e.tile;
   }
   return null;
-}
-
-/** True when a logged pass was played by the server on the seat's behalf (R19). */
-export function isAutoPass(st, ev) {
-  return !!(ev && ev.kind === "pass" && st.autoPasses && st.autoPasses[ev.round + ":" + ev.index]);
 }

@@ -2,7 +2,7 @@
 // move and the drawn layout. The engine notation (1|4@1|1:lineB) stays in the
 // layout description, in the log items' data-move and in the export.
 import { t } from "../i18n.js";
-import { parsePlace, placeValue, parseTile } from "../board/layout.js";
+import { parsePlace, placeValue, parseTile } from "../board/notation.js";
 
 /** "5|6" -> "5–6" (word joiners keep a tile's name on one line) */
 export function tileWords(tile) {
