@@ -8,19 +8,23 @@ tables (docs/benchmarks.md, issue 7). :func:`tune_gc` moves what the process bui
 startup (modules, the app) out of the collector's sight for good (``gc.freeze``), once
 per process, so no collection walks it again.
 
-The young generation's threshold stays at Python's default: a threshold 30 times higher
-(20,000) saved nothing measurable at 200 tables flat out on the final code (0.84 against
-0.86 ms per move) and made the rarer collections long enough to show in the paced
-benchmark's tail (max 135–143 ms against 52–58 ms, p99 26–48 ms against 20–29 ms at 500
-tables; docs/benchmarks.md).
+The young generation's threshold is 5,000 net allocations instead of Python's 700. At
+200 tables flat out the default thresholds spent ≈ 3.1 s of a 24 s run in the collector
+(13 %: 2,000 young collections, 180 middle ones and 16 full ones of ≈ 65 ms each); at
+5,000, 0.75–1.0 s (≈ 120 young collections of ≈ 5 ms, a dozen middle ones, no full one
+in the window), 0.61–0.63 ms of CPU per move against 0.65–0.70. At 500 tables paced like
+people the tail shortened too: p99 9–16 ms and max 35–51 ms against 23–25 ms and
+106–148 ms (the full collections, every few seconds at 700, are what the max was made
+of). A threshold of 20,000, tried before, made each young collection long enough to
+show in that tail (docs/benchmarks.md, issue 7).
 """
 
 from __future__ import annotations
 
 import gc
 
-#: allocations (net of frees) between two young-generation collections (Python's default)
-GEN0_THRESHOLD = 700
+#: allocations (net of frees) between two young-generation collections (Python: 700)
+GEN0_THRESHOLD = 5000
 
 _tuned = False
 
