@@ -145,7 +145,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await hub.poke_all()
                 else:
                     service.seen_commit(table_id, seq)  # its clock runs here too
-                    await hub.poke(table_id, seq)
+                    if seq is None:
+                        await hub.poke(table_id)
+                    else:
+                        hub.notice(table_id, seq)  # read in the background, table by table
 
             listener.subscribers += [forget, catch_up]
             listener.presence_subscribers.append(hub.heard)

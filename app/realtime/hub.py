@@ -7,8 +7,9 @@ last table info sent. Deliveries come from two places and go through one functio
 
 - a commit of this process (:meth:`Hub.committed`): the events and the live match, as
   they are — nothing is read back or parsed again;
-- a commit of another process (:meth:`Hub.poke`, from a NOTIFY): the events since the
-  feed's seq and the table's state, read from the store in one snapshot. The NOTIFY of
+- a commit of another process (:meth:`Hub.notice`, from a NOTIFY, then :meth:`Hub.poke`
+  in a task of that table's own): the events since the feed's seq and the table's
+  state, read from the store in one snapshot. The NOTIFY of
   this process's own commit is not read back: the writer says which seq it is committing
   (:meth:`Hub.expecting`), and a NOTIFY up to that seq waits for :meth:`Hub.committed`
   (read from the store only if the write does not deliver it after all).
@@ -86,6 +87,8 @@ class Hub(PresenceMixin):
         self._expected: dict[int, int] = {}
         #: the highest seq of a NOTIFY that came meanwhile, per table
         self._noticed: dict[int, int] = {}
+        #: tables being caught up from the store now, and the highest seq asked for since
+        self._wanted: dict[int, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     def _info(
@@ -264,6 +267,33 @@ class Hub(PresenceMixin):
             await self.poke(table_id, seq)
         except Exception as exc:
             log.warning("table %s: catch-up failed (%s)", table_id, type(exc).__name__)
+
+    def notice(self, table_id: int, seq: int) -> None:
+        """A NOTIFY: the table was committed up to ``seq``. Returns at once; the catch-up
+        (:meth:`poke`) runs in its own task, one per table at a time — NOTIFYs that come
+        while it runs are folded into one more look — so that one slow read never holds
+        up the notifications of other tables (they are read side by side)."""
+        feed = self.feeds.get(table_id)
+        if feed is None or feed.seq >= seq:
+            return
+        running = table_id in self._wanted
+        self._wanted[table_id] = max(seq, self._wanted.get(table_id, -1))
+        if not running:
+            task = asyncio.get_running_loop().create_task(self._catch_up_while_wanted(table_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _catch_up_while_wanted(self, table_id: int) -> None:
+        try:
+            while True:
+                seq = self._wanted[table_id]
+                await self.poke(table_id, seq)
+                if self._wanted[table_id] == seq:
+                    return
+        except Exception as exc:
+            log.warning("table %s: catch-up failed (%s)", table_id, type(exc).__name__)
+        finally:
+            self._wanted.pop(table_id, None)
 
     async def poke(self, table_id: int, seq: int | None = None) -> None:
         """A commit seen on the database (another process's, or missed): catch up."""
