@@ -125,8 +125,11 @@ async def test_a_socket_that_never_reads_is_cut_off(pg_url: str) -> None:
         pg_url,
         FIVEUP_SOCKET_SEND_TIMEOUT="2",
         FIVEUP_RATE_LIMIT_ENABLED="true",
-        FIVEUP_RATE_LIMIT_SOCKET_RESYNC="1000/second",
-        FIVEUP_RATE_LIMIT_SOCKET_MESSAGES="1000/second",
+        # quotas far above the client's pace: a refused resync is an error frame, and
+        # 50 refusals in a row close the socket as a flood (4429) — which, depending on
+        # the machine's speed, came first and left nothing for the deadline to prove
+        FIVEUP_RATE_LIMIT_SOCKET_RESYNC="1000000/second",
+        FIVEUP_RATE_LIMIT_SOCKET_MESSAGES="1000000/second",
     ).start()
     try:
         async with httpx.AsyncClient(base_url=server.http) as http:
