@@ -16,6 +16,10 @@ def _play_some(pages: list[Any], rng: random.Random, n: int) -> None:
         sync(pages)
         actor = next((p for p in pages if my_turn(p)), None)
         if actor is None:
+            for p in pages:  # a round is over: its seats ask for the next one
+                ready = p.locator("[data-testid=next-round-button]:not([disabled])")
+                if ready.count():
+                    ready.first.click()
             pages[0].wait_for_timeout(100)
             continue
         act(actor, rng)
@@ -85,12 +89,13 @@ def test_sounds_wait_for_interaction_and_mute_is_remembered(new_page) -> None:  
     assert heard and not any(s["played"] for s in heard)
     # Ann (who clicked) heard her turn come.
     assert ann_heard_her_turn()
-    # Ann mutes; the choice survives a reload and nothing plays any more.
-    ann.click("[data-testid=mute-toggle]")
+    # Ann mutes; the choice survives a reload and nothing plays any more. (The click goes
+    # to the toggle itself: the round may just have ended, its settlement over the page.)
+    ann.locator("[data-testid=mute-toggle]").dispatch_event("click")
     ann.wait_for_selector("[data-testid=mute-toggle][aria-pressed=true]")
     ann.reload()
     ann.wait_for_selector("[data-testid=mute-toggle][aria-pressed=true]")
-    ann.click("[data-testid=board-area]")  # an interaction, still muted
+    ann.keyboard.press("Shift")  # an interaction, still muted
     for _ in range(60):
         _play_some(pages, rng, 1)
         after = ann.evaluate("window.__fiveupTest.sounds()")
