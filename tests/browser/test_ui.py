@@ -44,7 +44,7 @@ def test_keyboard_only_play(new_page) -> None:  # type: ignore[no-untyped-def]
     ann, bob, _ = start_two_player_game(new_page)
     pages = [ann, bob]
     placed_with_targets = False
-    for _ in range(40):
+    for _ in range(150):  # until the first playable tile has two places (the deal is random)
         actor = _advance_until(pages, rng, lambda p: True)
         before = seq_of(actor)
         if actor.query_selector("[data-testid=draw-button]"):
