@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,35 +53,18 @@ def header(ws: WebSocket, name: bytes) -> bytes | None:
     return None
 
 
-def _server_protocol(ws: WebSocket) -> Any:
-    """uvicorn's protocol object behind the ASGI ``send`` (through wrapping middlewares,
-    if any), or None."""
-    send: Any = getattr(ws, "_send", None)
-    for _ in range(8):
-        owner = getattr(send, "__self__", None)
-        if hasattr(getattr(owner, "transport", None), "abort"):
-            return owner
-        send = getattr(send, "__wrapped__", None) or getattr(owner, "send", None)
-        if send is None:
-            break
-    return None
-
-
 def abort_transport(ws: WebSocket) -> bool:
     """Drop the TCP connection at once (a close handshake would wait for the client to
     read). Finds uvicorn's transport behind the ASGI ``send``; False if there is none."""
-    transport = getattr(_server_protocol(ws), "transport", None)
-    if transport is None or not hasattr(transport, "abort"):
-        return False
-    with contextlib.suppress(Exception):
-        transport.abort()
-    return True
-
-
-def writable_flag(ws: WebSocket) -> asyncio.Event | None:
-    """The event uvicorn's WebSocket protocol clears while its transport's write buffer
-    is full (``pause_writing``) and sets again once it drained: while it is set, a send
-    writes at once and cannot wait. None when the server has no such event (a send may
-    then wait, and is always given a deadline)."""
-    flag = getattr(_server_protocol(ws), "writable", None)
-    return flag if isinstance(flag, asyncio.Event) else None
+    send: Any = getattr(ws, "_send", None)
+    for _ in range(8):  # through wrapping middlewares, if any
+        owner = getattr(send, "__self__", None)
+        transport = getattr(owner, "transport", None)
+        if transport is not None and hasattr(transport, "abort"):
+            with contextlib.suppress(Exception):
+                transport.abort()
+            return True
+        send = getattr(send, "__wrapped__", None) or getattr(owner, "send", None)
+        if send is None:
+            break
+    return False

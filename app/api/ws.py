@@ -17,13 +17,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from app.api.socket_guard import (
-    FRAME_QUOTAS,
-    abort_transport,
-    header,
-    origin_allowed,
-    writable_flag,
-)
+from app.api.socket_guard import FRAME_QUOTAS, abort_transport, header, origin_allowed
 from app.core.quotas import Quotas, Verdict, quotas_for
 from app.core.settings import Settings
 from app.db.store import Unavailable
@@ -63,9 +57,6 @@ class Writer:
         self.conn = conn
         self.timeout = timeout
         self.task: asyncio.Task[None] | None = None
-        #: set while the transport takes writes at once (a send then needs no deadline:
-        #: the scope alone was ≈ 4 % of the server's CPU per move)
-        self.writable = writable_flag(ws)
         conn.on_ready = self.wake
 
     def wake(self) -> None:
@@ -74,7 +65,6 @@ class Writer:
 
     async def _drain(self) -> None:
         conn = self.conn
-        writable = self.writable
         while True:
             if conn.overflowed:  # too far behind: cut it off (a close would queue too)
                 conn.closed = True
@@ -88,13 +78,10 @@ class Writer:
                     await _close(self.ws, *conn.closing)
                 return
             try:
-                if writable is not None and writable.is_set():
-                    await self.ws.send_text(text)  # written at once: it cannot wait
-                else:
-                    # (a timeout scope, not wait_for: Python 3.11's wait_for makes a task
-                    # per frame, about a tenth of the server's CPU per move)
-                    async with asyncio.timeout(self.timeout):
-                        await self.ws.send_text(text)
+                # (a timeout scope, not wait_for: Python 3.11's wait_for makes a task per
+                # frame, about a tenth of the server's CPU per move in the profile)
+                async with asyncio.timeout(self.timeout):
+                    await self.ws.send_text(text)
             except TimeoutError:  # the client does not read: cut it off, no handshake
                 conn.closed = True
                 if not abort_transport(self.ws):
