@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import json
 import multiprocessing
@@ -480,7 +481,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument(
+        "--gc-threshold",
+        type=int,
+        default=None,
+        help="this client's young-generation collector threshold (default: Python's)",
+    )
     args = p.parse_args(argv)
+    if args.gc_threshold is not None:  # is the client's own collector in the latency tail?
+        gc.set_threshold(args.gc_threshold, *gc.get_threshold()[1:])
     if args.duration <= 0 or args.duration > 600 or args.tables < 1 or args.tables > 5000:
         raise SystemExit("bounds: 0 < --duration <= 600, 1 <= --tables <= 5000")
     require_loopback(args.url)
