@@ -229,6 +229,10 @@ class Hub(PresenceMixin):
         """A commit of this process: deliver it as it is (never raises)."""
         feed = self.feeds.get(table.id)
         if feed is None:
+            # no socket here yet (a table just created, a practice table started before
+            # its person's page connected): a person who sat down is absent from now on,
+            # not since this process started
+            self._note_seated(table.id, events)
             return
         try:
             async with self._locks(table.id):
@@ -384,11 +388,7 @@ class Hub(PresenceMixin):
                 self._follow_player(c, players)
                 if c.seat != seat and match is not None:
                     followed.add(c)  # another recipient now: a snapshot, not patches
-        for e in events:
-            if e.kind in ("seated", "moved_seat"):  # a person's absence starts now
-                seated = e.payload.get("to" if e.kind == "moved_seat" else "seat")
-                if isinstance(seated, int):
-                    self.presence_log.seated(feed.table_id, seated, time.time())
+        self._note_seated(feed.table_id, events)
         info = self._info(table, players, match, track=seating)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info
@@ -431,6 +431,15 @@ class Hub(PresenceMixin):
         if before is not None:
             self._local_changed(feed.table_id, before)
             self._presence_changed(feed.table_id)
+
+    def _note_seated(self, table_id: int, events: list[EventRecord]) -> None:
+        """A person's absence from a seat taken in ``events`` starts now (the autopilot's
+        grace, the seat's "disconnected since"), unless a socket of the seat is here."""
+        for e in events:
+            if e.kind in ("created", "seated", "moved_seat"):  # (created: the host's seat)
+                seated = e.payload.get("to" if e.kind == "moved_seat" else "seat")
+                if isinstance(seated, int):
+                    self.presence_log.seated(table_id, seated, time.time())
 
     @staticmethod
     def _add_view(

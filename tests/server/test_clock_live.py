@@ -393,3 +393,37 @@ async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_
             await c.close()
     finally:
         server.kill()
+
+
+async def test_a_new_practice_seat_is_absent_since_it_was_taken_not_since_the_server_started(
+    clock_db: str,
+) -> None:
+    """A practice table starts at once, before its person's page has connected. Their
+    absence counts from the moment they sat down, not from when the server process
+    started: on a server up for longer than the grace, the autopilot must not play the
+    person's first turn before the page is there (it did, and a whole round could be
+    played for them)."""
+    env = {**CLOCK, "FIVEUP_DISCONNECT_GRACE_SECONDS": "4"}
+    server = ServerProcess(clock_db, **env).start()
+    try:
+        await asyncio.sleep(4.5)  # the process is now older than the grace
+        codes = []
+        async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
+            for _ in range(4):  # R7: the starter is drawn by lot; either way the person's
+                # turn comes at once (the bot plays without a pause here)
+                r = await http.post(
+                    "/api/practice", json={"players": 2, "level": "easy", "name": "Solo"}
+                )
+                assert r.status_code == 201, r.text
+                codes.append(r.json()["code"])
+        await asyncio.sleep(0.7)  # within the grace since each person sat down
+        for code in codes:
+            events = read_events(clock_db, code)
+            starter = _kinds(events, "started")[0]["starter"]
+            moves = [e["payload"] for _, e in sorted(events.items()) if e["kind"] == "move"]
+            # the person's turn has come: they open (R8), or the bot has opened
+            assert starter == 0 or [m["seat"] for m in moves[:1]] == [1]
+            assert _autopilot_moves(events) == []
+            assert all(m["seat"] == 1 for m in moves)  # nobody moved for the person
+    finally:
+        server.kill()
