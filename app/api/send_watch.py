@@ -4,34 +4,23 @@ A frame that a client does not read within ``FIVEUP_SOCKET_SEND_TIMEOUT`` second
 the socket off (docs/protocol.md, close code 1013). A timeout scope around each
 send did that at the price of a timer scheduled and cancelled for every frame, though
 almost every send finishes at once: uvicorn's transport takes the bytes while its buffer
-is below the high-water mark. Here a send only notes its deadline (:meth:`SendWatch.begin`)
-and drops it when done (:meth:`SendWatch.end`); a single timer, scheduled only while
-some send is still waiting, at the earliest deadline, cancels the waiting sends that are
-overdue. The cancelled sender tells its own cancellation from any other by
-:meth:`SendWatch.overdue`.
+is below the high-water mark. Here a send (:meth:`SendWatch.run`) only notes its
+deadline and drops it when done; a single timer, scheduled only while some send is still
+waiting, at the earliest deadline, cancels the waiting sends that are overdue, and
+:meth:`SendWatch.run` tells that cancellation from any other (which it lets through).
 
 >>> import asyncio
->>> async def stuck_send() -> str:
-...     watch, task = send_watch(), asyncio.current_task()
-...     assert task is not None
-...     watch.begin(task, 0.05)
-...     try:
-...         await asyncio.sleep(10)  # a client that does not read
-...     except asyncio.CancelledError:
-...         if not watch.overdue(task):
-...             raise
-...         return "cut off"
-...     finally:
-...         watch.end(task)
-...     return "sent"
+>>> async def stuck_send() -> bool:
+...     return await send_watch().run(asyncio.sleep(10), 0.05)  # a client that does not read
 >>> asyncio.run(stuck_send())
-'cut off'
+False
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
+from collections.abc import Awaitable
 
 _WATCHES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, SendWatch] = (
     weakref.WeakKeyDictionary()
@@ -52,32 +41,36 @@ class SendWatch:
     earliest of them."""
 
     def __init__(self) -> None:
-        self._deadlines: dict[asyncio.Task[None], float] = {}
-        self._overdue: set[asyncio.Task[None]] = set()
+        self._deadlines: dict[asyncio.Task[object], float] = {}
+        self._overdue: set[asyncio.Task[object]] = set()
         self._timer: asyncio.TimerHandle | None = None
-        self._timer_at = 0.0
 
-    def begin(self, task: asyncio.Task[None], timeout: float) -> None:
-        """``task`` starts a send that must be over within ``timeout`` seconds."""
+    async def run(self, sending: Awaitable[object], timeout: float) -> bool:
+        """Await ``sending`` (from a task): True once it is over, False if it was not
+        over within ``timeout`` seconds (it is then cancelled). Its errors and any other
+        cancellation (the task stopped) go through."""
+        task = asyncio.current_task()
+        assert task is not None
         loop = task.get_loop()
         deadline = loop.time() + timeout
         self._deadlines[task] = deadline
-        if self._timer is None or deadline < self._timer_at:
+        if self._timer is None or deadline < self._timer.when():
             self._schedule(loop, deadline)
-
-    def end(self, task: asyncio.Task[None]) -> None:
-        """``task``'s send is over (done, failed or cancelled)."""
-        self._deadlines.pop(task, None)
-        self._overdue.discard(task)
-
-    def overdue(self, task: asyncio.Task[None]) -> bool:
-        """Whether ``task`` was cancelled by this watch (its send was overdue)."""
-        return task in self._overdue
+        try:
+            await sending
+        except asyncio.CancelledError:
+            if task not in self._overdue:
+                raise
+            task.uncancel()
+            return False
+        finally:
+            self._deadlines.pop(task, None)
+            self._overdue.discard(task)
+        return True
 
     def _schedule(self, loop: asyncio.AbstractEventLoop, at: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
-        self._timer_at = at
         self._timer = loop.call_at(at, self._check, loop)
 
     def _check(self, loop: asyncio.AbstractEventLoop) -> None:

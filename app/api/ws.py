@@ -81,24 +81,12 @@ class Writer:
             # the deadline is kept by the loop's one send watch, not a timeout scope per
             # frame (a timer scheduled and cancelled per frame, though almost every send
             # is over at once: about 4 % of the server's CPU per move in the profile)
-            task = asyncio.current_task()
-            assert task is not None
-            watch.begin(task, self.timeout)
             try:
-                await self.ws.send_text(text)
-            except asyncio.CancelledError:
-                if not watch.overdue(task):
-                    raise  # stopped (Writer.stop)
-                task.uncancel()
-                overdue = True
+                sent = await watch.run(self.ws.send_text(text), self.timeout)
             except Exception:  # the socket is gone: the reader ends the connection
                 conn.closed = True
                 return
-            else:
-                overdue = False
-            finally:
-                watch.end(task)
-            if overdue:  # the client does not read: cut it off, no handshake
+            if not sent:  # the client does not read: cut it off, no handshake
                 conn.closed = True
                 if not abort_transport(self.ws):
                     await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")

@@ -15,19 +15,8 @@ from app.api.send_watch import send_watch
 
 async def _send(duration: float, timeout: float) -> str:
     """A send taking ``duration`` seconds under a ``timeout`` deadline."""
-    watch, task = send_watch(), asyncio.current_task()
-    assert task is not None
-    watch.begin(task, timeout)
-    try:
-        await asyncio.sleep(duration)
-    except asyncio.CancelledError:
-        if not watch.overdue(task):
-            raise
-        task.uncancel()
-        return "overdue"
-    finally:
-        watch.end(task)
-    return "sent"
+    sent = await send_watch().run(asyncio.sleep(duration), timeout)
+    return "sent" if sent else "overdue"
 
 
 async def test_only_the_sends_past_their_deadline_are_cut_off() -> None:
