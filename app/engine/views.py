@@ -112,7 +112,7 @@ def _public_view(match: Match) -> Json:
         "format": VIEW_FORMAT,
         "players": match.players,
         "target": match.target,
-        "sides": sides_seats(match.players),
+        "sides": sides_seats(match.players) if earlier is None else earlier["sides"],
         "you": None,
         "scores": list(match.scores),
         "round": match.round_number,

@@ -22,6 +22,8 @@ from app.engine import Match, project_event, view_for
 from app.realtime.table_info import utc_iso
 
 Json = dict[str, Any]
+#: who a frame is built for: a seat, or ``None`` for a spectator
+Recipient = int | None
 
 #: fields a table (non-engine) event may carry to clients
 _TABLE_EVENT_FIELDS = (

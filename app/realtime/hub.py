@@ -7,22 +7,20 @@ last table info sent. Deliveries come from two places and go through one functio
 
 - a commit of this process (:meth:`Hub.committed`): the events and the live match, as
   they are — nothing is read back or parsed again;
-- a commit of another process (:meth:`Hub.notice`, from a NOTIFY, then :meth:`Hub.poke`
-  in a task of that table's own): the events since the feed's seq and the table's
-  state, read from the store in one snapshot. The NOTIFY of
-  this process's own commit is not read back: the writer says which seq it is committing
-  (:meth:`Hub.expecting`), and a NOTIFY up to that seq waits for :meth:`Hub.committed`
-  (read from the store only if the write does not deliver it after all).
+- a commit of another process (``notice``, from a NOTIFY, then ``poke`` in a task of
+  that table's own; :mod:`app.realtime.hub_notices`): the events since the feed's seq
+  and the table's state, read from the store in one snapshot. The NOTIFY of this
+  process's own commit is not read back (``expecting``).
 
 Every socket therefore receives a gapless, increasing seq after its snapshot, whichever
 process committed. An event frame carries the projected event; the last event of a
 delivery also carries the patch of the recipient's view and of the table info to the
-state after it (docs/protocol.md, Event frames).
+state after it (docs/protocol.md, Event frames): the hub works out the table info and
+who is where, :mod:`app.realtime.delivery` builds each recipient class's frames.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -32,8 +30,8 @@ from app.core.locks import KeyedLocks
 from app.db.records import Catchup, EventRecord, PlayerState, TableState
 from app.db.store import Store, Unavailable
 from app.engine import Match
-from app.engine.views import own_fields, public_fields
 from app.realtime.connection import Connection
+from app.realtime.delivery import Sent, event_texts, own_part, public_part
 from app.realtime.frames import (
     Json,
     description_frame,
@@ -41,25 +39,25 @@ from app.realtime.frames import (
     project_stored_event,
     snapshot_frame,
 )
-from app.realtime.hub_presence import Feed, PresenceMixin, Recipient
+from app.realtime.hub_notices import RESYNC_EVENT_LIMIT, NoticeMixin
+from app.realtime.hub_presence import Feed, PresenceMixin
 from app.realtime.patch import diff
 from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.revoke import REVOKING_KINDS, close_revoked
 from app.realtime.table_info import table_info
-from app.realtime.view_patch import ViewPatches, whole
 
 log = logging.getLogger(__name__)
 
 #: events after which the sockets' seats may have changed (besides a changed roster)
 SEATING_KINDS = REVOKING_KINDS | {"seated", "moved_seat", "left", "kicked", "seat_replaced"}
+#: events after which a socket may follow its player to another seat (or spectate)
+FOLLOWING_KINDS = frozenset({"moved_seat", "left", "kicked", "seat_replaced"})
 
-#: at most this many missed events are sent with a snapshot (else the snapshot alone)
-RESYNC_EVENT_LIMIT = 500
 #: a snapshot carries the table's last this many chat messages
 CHAT_IN_SNAPSHOT = 50
 
 
-class Hub(PresenceMixin):
+class Hub(NoticeMixin, PresenceMixin):
     """All sockets of this process, per table."""
 
     def __init__(
@@ -83,13 +81,7 @@ class Hub(PresenceMixin):
         #: since when each seat is connected, away or disconnected (as this process saw)
         self.presence_log = PresenceLog(started=time.time())
         self.on_presence = None  # set by the app: TableService.presence_changed
-        #: tables this process is committing now, and up to which seq (the writer's word)
-        self._expected: dict[int, int] = {}
-        #: the highest seq of a NOTIFY that came meanwhile, per table
-        self._noticed: dict[int, int] = {}
-        #: tables being caught up from the store now, and the highest seq asked for since
-        self._wanted: dict[int, int] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        NoticeMixin.__init__(self)  # the catch-ups' bookkeeping
 
     def _info(
         self,
@@ -98,6 +90,7 @@ class Hub(PresenceMixin):
         match: Match | None,
         *,
         track: bool = True,
+        before: Json | None = None,
     ) -> Json:
         if track:
             self._track(table.id)  # the sockets here may have just changed seats
@@ -110,6 +103,7 @@ class Hub(PresenceMixin):
             spectators=self.spectator_count(table.id),
             clocks=self.clocks,
             presence=self.seat_presence(table.id, table.players),
+            before=before,
         )
 
     # -- sockets come and go -------------------------------------------------------------
@@ -204,8 +198,8 @@ class Hub(PresenceMixin):
         conn.last_seq = cu.table.seq
         if feed.seq < 0 or cu.table.seq > feed.seq:  # the feed is at the database's seq now
             feed.seq, feed.match, feed.info = cu.table.seq, match, info
-            feed.public, feed.views = _public(match), {}
-        feed.views.setdefault(conn.seat, _own(match, conn.seat))
+            feed.public, feed.views = public_part(match), {}
+        feed.views.setdefault(conn.seat, own_part(match, conn.seat))
 
     @staticmethod
     def _follow_player(conn: Connection, players: list[PlayerState]) -> None:
@@ -248,94 +242,6 @@ class Hub(PresenceMixin):
                 "table %s: delivery failed (%s); sockets resync", table.id, type(exc).__name__
             )
 
-    def expecting(self, table_id: int, seq: int | None) -> None:
-        """The writer of this process is about to commit the table up to ``seq``; with
-        ``None``, that write is over. A NOTIFY of a seq up to it meanwhile is this
-        process's own commit (delivered by :meth:`committed`, not read back), or another
-        process's that the write will find in its way: once the write is over, the feed
-        is caught up from the store if it is still behind that NOTIFY."""
-        if seq is not None:
-            if table_id in self.feeds:
-                self._expected[table_id] = seq
-            return
-        self._expected.pop(table_id, None)
-        noticed = self._noticed.pop(table_id, None)
-        feed = self.feeds.get(table_id)
-        if noticed is not None and feed is not None and feed.seq < noticed:
-            task = asyncio.get_running_loop().create_task(self._poke_later(table_id, noticed))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _poke_later(self, table_id: int, seq: int) -> None:
-        try:
-            await self.poke(table_id, seq)
-        except Exception as exc:
-            log.warning("table %s: catch-up failed (%s)", table_id, type(exc).__name__)
-
-    def notice(self, table_id: int, seq: int) -> None:
-        """A NOTIFY: the table was committed up to ``seq``. Returns at once; the catch-up
-        (:meth:`poke`) runs in its own task, one per table at a time — NOTIFYs that come
-        while it runs are folded into one more look — so that one slow read never holds
-        up the notifications of other tables (they are read side by side)."""
-        feed = self.feeds.get(table_id)
-        if feed is None or feed.seq >= seq:
-            return
-        running = table_id in self._wanted
-        self._wanted[table_id] = max(seq, self._wanted.get(table_id, -1))
-        if not running:
-            task = asyncio.get_running_loop().create_task(self._catch_up_while_wanted(table_id))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _catch_up_while_wanted(self, table_id: int) -> None:
-        try:
-            while True:
-                seq = self._wanted[table_id]
-                await self.poke(table_id, seq)
-                if self._wanted[table_id] == seq:
-                    return
-        except Exception as exc:
-            log.warning("table %s: catch-up failed (%s)", table_id, type(exc).__name__)
-        finally:
-            self._wanted.pop(table_id, None)
-
-    async def poke(self, table_id: int, seq: int | None = None) -> None:
-        """A commit seen on the database (another process's, or missed): catch up."""
-        feed = self.feeds.get(table_id)
-        if feed is None or (seq is not None and feed.seq >= seq):
-            return  # nothing to catch up (a feed's seq only grows): e.g. our own commit
-        if seq is not None and self._expected.get(table_id, -1) >= seq:
-            # this process is committing up to there: its delivery is on the way
-            self._noticed[table_id] = max(seq, self._noticed.get(table_id, -1))
-            return
-        async with self._locks(table_id):
-            await self._poke_locked(feed, seq)
-
-    async def poke_all(self) -> None:
-        """Catch up every table with local sockets (after a LISTEN reconnect)."""
-        for table_id in list(self.feeds):
-            try:
-                await self.poke(table_id)
-            except Unavailable:
-                log.warning("table %s: catch-up failed: database unavailable", table_id)
-
-    async def reconcile(self) -> None:
-        """Catch up every local table the database has moved past (one query): a safety
-        net for notifications that never came (``FIVEUP_NOTIFY=after_commit``)."""
-        seen = {tid: f.seq for tid, f in self.feeds.items() if f.seq >= 0}
-        if not seen:
-            return
-        for tid, seq in (await self.store.table_seqs(list(seen))).items():
-            if seq > seen[tid]:
-                await self.poke(tid, seq)
-
-    async def _poke_locked(self, feed: Feed, seq: int | None) -> None:
-        if feed.seq < 0 or (seq is not None and feed.seq >= seq):
-            return
-        cu = await self.store.catchup(feed.table_id, feed.seq, RESYNC_EVENT_LIMIT)
-        if cu is not None and cu.table.seq > feed.seq:
-            self._catch_up(feed, cu)
-
     def _catch_up(self, feed: Feed, cu: Catchup, exclude: Connection | None = None) -> None:
         match = cu.table.match()
         events = [e for e in cu.events if e.seq > feed.seq]
@@ -344,7 +250,7 @@ class Hub(PresenceMixin):
             return
         # too far behind for events: every socket gets a fresh snapshot
         feed.seq, feed.match, feed.views = cu.table.seq, match, {}
-        feed.public = _public(match)
+        feed.public = public_part(match)
         feed.info = self._info(cu.table, cu.players, match)
         for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
             self._drop(feed, c)
@@ -359,7 +265,7 @@ class Hub(PresenceMixin):
                 kind="snapshot",
             )
             c.last_seq = cu.table.seq
-            feed.views.setdefault(c.seat, _own(match, c.seat))
+            feed.views.setdefault(c.seat, own_part(match, c.seat))
 
     def _deliver(
         self,
@@ -374,49 +280,30 @@ class Hub(PresenceMixin):
         one with the view and table patches to the state after them."""
         # who sits where changed (a seat taken, left, moved, handed to a computer player):
         # presence is looked at again; a move alone changes nobody's presence
+        kinds = {e.kind for e in events}
         roster = tuple(sorted((p.seat, p.bot is None) for p in players))
-        seating = roster != feed.roster or any(e.kind in SEATING_KINDS for e in events)
+        seating = roster != feed.roster or not kinds.isdisjoint(SEATING_KINDS)
         feed.roster = roster
         before = self.local_presence(feed.table_id) if seating else None
-        if any(e.kind in REVOKING_KINDS for e in events):
+        if not kinds.isdisjoint(REVOKING_KINDS):
             for c in close_revoked([c for c in feed.conns if c is not exclude], players):
                 self._drop(feed, c)
         followed: set[Connection] = set()
-        if any(e.kind in ("moved_seat", "left", "kicked", "seat_replaced") for e in events):
+        if not kinds.isdisjoint(FOLLOWING_KINDS):
             for c in feed.conns:
                 seat = c.seat
                 self._follow_player(c, players)
                 if c.seat != seat and match is not None:
                     followed.add(c)  # another recipient now: a snapshot, not patches
         self._note_seated(feed.table_id, events)
-        info = self._info(table, players, match, track=seating)
+        info = self._info(table, players, match, track=seating, before=feed.info)
         table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
         feed.info = info
-        # each recipient's view: the public fields (one patch for all) and its own
-        recipients = {c.seat for c in feed.conns}
-        public = _public(match)
-        owns: dict[Recipient, Json | None] = {r: _own(match, r) for r in recipients}
-        patches = (
-            ViewPatches(feed.public, public)
-            if feed.public is not None and public is not None
-            else None
+        # each recipient class's frames, encoded once (app/realtime/delivery.py)
+        texts, sent = event_texts(
+            events, {c.seat for c in feed.conns}, match, Sent(feed.public, feed.views), table_patch
         )
         last = events[-1]
-        texts: dict[Recipient, list[str]] = {}
-        for r in recipients:
-            frames: list[str] = []
-            for e in events:
-                frame: Json = {
-                    "type": "event",
-                    "seq": e.seq,
-                    "event": project_stored_event(e.payload, r),
-                }
-                if e is last:
-                    self._add_view(frame, patches, public, feed.views.get(r, _NONE), owns[r])
-                    if table_patch is not None:
-                        frame["table_patch"] = table_patch
-                frames.append(encode(frame))
-            texts[r] = frames
         for c in feed.conns:
             if c is exclude:
                 continue
@@ -427,7 +314,7 @@ class Hub(PresenceMixin):
                 for text in texts[c.seat]:
                     c.put(text, kind="event")
             c.last_seq = last.seq
-        feed.seq, feed.match, feed.views, feed.public = last.seq, match, owns, public
+        feed.seq, feed.match, feed.views, feed.public = last.seq, match, sent.views, sent.public
         if before is not None:
             self._local_changed(feed.table_id, before)
             self._presence_changed(feed.table_id)
@@ -440,34 +327,3 @@ class Hub(PresenceMixin):
                 seated = e.payload.get("to" if e.kind == "moved_seat" else "seat")
                 if isinstance(seated, int):
                     self.presence_log.seated(table_id, seated, time.time())
-
-    @staticmethod
-    def _add_view(
-        frame: Json,
-        patches: ViewPatches | None,
-        public: Json | None,
-        old_own: object,
-        own: Json | None,
-    ) -> None:
-        """The recipient's view in the last event frame of a delivery: its patch, the
-        whole view (none sent to patch from), or ``null`` (no match any more)."""
-        if public is None or own is None:
-            if old_own is not None:
-                frame["view"] = None
-        elif patches is None or not isinstance(old_own, dict):
-            frame["view"] = whole(public, own)  # nothing to patch from: the whole view
-        else:
-            patch = patches.patch(old_own, own)
-            if patch is not None:
-                frame["view_patch"] = patch
-
-
-_NONE = object()  # a recipient class with no view sent yet
-
-
-def _public(match: Match | None) -> Json | None:
-    return public_fields(match) if match is not None else None
-
-
-def _own(match: Match | None, recipient: Recipient) -> Json | None:
-    return own_fields(match, recipient) if match is not None else None

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from app.engine import Match
 from app.realtime.connection import Connection
-from app.realtime.frames import Json, encode
+from app.realtime.frames import Json, Recipient, encode
 from app.realtime.presence import (
     DISCONNECTED,
     LocalReport,
@@ -35,8 +35,6 @@ from app.realtime.presence import decode as decode_presence
 from app.realtime.table_info import unix_iso
 
 log = logging.getLogger(__name__)
-
-Recipient = int | None
 
 
 @dataclass(eq=False)
@@ -86,7 +84,8 @@ class PresenceMixin:
 
     def spectator_count(self, table_id: int) -> int:
         """Spectator sockets at a table on every process (as this process heard)."""
-        count = self.local_presence(table_id).spectators
+        feed = self.feeds.get(table_id)
+        count = 0 if feed is None else sum(1 for c in feed.conns if c.seat is None)
         if self.remote is not None:
             count += self.remote.spectators(table_id)
         return count

@@ -66,12 +66,16 @@ def table_info(
     spectators: int = 0,
     presence: Mapping[int, tuple[str, float]] | None = None,
     clocks: Presets | None = None,
+    before: Json | None = None,
 ) -> Json:
     """The public description of a table as it stands (JSON-ready, ``TableInfo``).
 
     ``presence``: each seat's state and since when (UNIX time); shown for a person's
     seat only (null for a computer player's or a free seat). ``clocks``: the clock
-    presets' numbers (the settings; their defaults if None)."""
+    presets' numbers (the settings; their defaults if None). ``before``: the info this
+    caller built last for the table, with the same ``clocks``: its seats, sides and
+    clock are reused where they are unchanged, so that a patch against it skips them by
+    identity (read-only, like every info)."""
     by_seat = {p.seat: p for p in players}
     online = set(connected or ())
     seats: list[Json] = []
@@ -94,6 +98,15 @@ def table_info(
             seat["presence"] = state
             seat["since"] = None if since is None else unix_iso(since)
         seats.append(seat)
+    sides: list[list[int]] | None = None
+    clock: Json | None = None
+    if before is not None:
+        if before["seats"] == seats:
+            seats = before["seats"]
+        if before["players"] == table.players:
+            sides = before["sides"]
+        if before["clock"]["preset"] == table.clock:
+            clock = before["clock"]
     return {
         "code": table.code,
         "name": table.name,
@@ -104,7 +117,7 @@ def table_info(
         "seq": table.seq,
         "match": table.match_number,
         "seats": seats,
-        "sides": sides_seats(table.players),
+        "sides": sides if sides is not None else sides_seats(table.players),
         "scores": list(match.scores) if match else [0] * side_count(table.players),
         "round": match.round_number if match else None,
         "phase": match.phase if match else None,
@@ -115,7 +128,7 @@ def table_info(
         "commitment": table.commitment if match is not None else None,
         "spectator_chat": table.spectator_chat,
         "spectators": spectators,
-        "clock": (clocks or Presets()).of(table.clock).info(),
+        "clock": clock if clock is not None else (clocks or Presets()).of(table.clock).info(),
         "turn_deadline": (
             utc_iso(table.turn_deadline)
             if table.turn_deadline is not None and table.status == TableStatus.PLAYING

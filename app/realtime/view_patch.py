@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from app.realtime.frames import DESCRIPTION_FIELDS, NESTED_VIEW_FIELDS, Json
@@ -50,16 +51,27 @@ class ViewPatches:
         """The patch of one recipient's view, given its own fields in both states."""
         if not old_own and not new_own:
             return self.public  # a spectator's view is the public one
-        keys = old_own.keys() | new_own.keys()
-        own = diff(
-            {k: old_own.get(k, self.old_public.get(k)) for k in keys},
-            {k: new_own.get(k, self.new_public.get(k)) for k in keys},
-        )
-        sets = {p: v for p, v in self.sets.items() if p not in keys}
-        appends = {p: v for p, v in self.appends.items() if p not in keys}
+        keys: AbstractSet[str]
+        if old_own.keys() == new_own.keys():
+            keys = new_own.keys()  # (the usual case: each key's value is the own one)
+            own = diff(old_own, new_own)
+        else:
+            keys = old_own.keys() | new_own.keys()
+            own = diff(
+                {k: old_own.get(k, self.old_public.get(k)) for k in keys},
+                {k: new_own.get(k, self.new_public.get(k)) for k in keys},
+            )
+        # the public changes, less those of the keys the recipient has its own of
+        sets, appends = self.sets, self.appends
+        if not keys.isdisjoint(sets):
+            sets = {p: v for p, v in sets.items() if p not in keys}
+        if not keys.isdisjoint(appends):
+            appends = {p: v for p, v in appends.items() if p not in keys}
         if own is not None:
-            sets.update(own.get("set", {}))
-            appends.update(own.get("append", {}))
+            if "set" in own:
+                sets = {**sets, **own["set"]}
+            if "append" in own:
+                appends = {**appends, **own["append"]}
         out: Json = {}
         if sets:
             out["set"] = sets

@@ -124,7 +124,15 @@ def _check_view(
     def strip(v: dict[str, Any] | None) -> dict[str, Any] | None:
         return None if v is None else {k: x for k, x in v.items() if k not in DESCRIPTIONS}
 
-    assert strip(view) == strip(expected), f"{where}: the view is not the true projection"
+    got, want = strip(view), strip(expected)
+    if got != want:
+        keys = sorted(
+            k
+            for k in (got or {}).keys() | (want or {}).keys()
+            if (got or {}).get(k) != (want or {}).get(k)
+        )
+        detail = {k: ((got or {}).get(k), (want or {}).get(k)) for k in keys}
+        raise AssertionError(f"{where}: the view is not the true projection: {detail}")
 
 
 def _check(obj: Any, state: dict[str, Any] | None, recipient: int | None, where: str) -> None:
