@@ -18,12 +18,14 @@ drawn tile but your own, until the settlement reveals the hands (R5, R22).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .describe import describe_layout
 from .layout import OPENING
 from .match import Json, Match, entry_dict, entry_from_list, sides_seats
 from .places import PLACE_NAMES, PLACE_VALUE, side_name
 from .round import NO_TILE, Round
-from .tiles import NAMES
+from .tiles import NAMES, tiles_of_mask
 
 VIEW_FORMAT = 1
 
@@ -124,7 +126,7 @@ def _public_view(match: Match) -> Json:
         "hand": None,
         "must_play": None,
         "legal": [],
-        "layout": layout_data(rnd, None if earlier is None else earlier["layout"]["tiles"]),
+        "layout": _layout_of(rnd, earlier),
         "description": None,  # filled in by view_for(..., describe=True), once per state
         "description_uk": None,
         "log": log,
@@ -134,9 +136,22 @@ def _public_view(match: Match) -> Json:
     }
     if earlier is not None:
         _share_unchanged(public, earlier)
-        _share_unchanged(public["layout"], earlier["layout"])
+        if public["layout"] is not earlier["layout"]:
+            _share_unchanged(public["layout"], earlier["layout"])
     match.public_view_cache = (key, public)
     return public
+
+
+def _layout_of(rnd: Round, earlier: Json | None) -> Json:
+    """The public layout, from an earlier view of the same round where it can be: the
+    layout only ever grows by a tile, so with as many tiles as then (a draw, a pass) it
+    is that view's layout itself."""
+    if earlier is None:
+        return layout_data(rnd)
+    before: Json = earlier["layout"]
+    if len(before["tiles"]) == len(rnd.layout.tiles):
+        return before
+    return layout_data(rnd, before["tiles"])
 
 
 def _share_unchanged(new: Json, old: Json) -> None:
@@ -203,7 +218,7 @@ def own_fields(match: Match, recipient: int | None) -> Json:
     you = recipient
     fields: Json = {
         "you": you,
-        "hand": [NAMES[t] for t in rnd.hand(you)],
+        "hand": _hand_names(rnd.hands[you]),
         "must_play": NAMES[rnd.must_play] if rnd.turn == you and rnd.must_play >= 0 else None,
         "legal": legal_entries(match, you),
     }
@@ -215,6 +230,13 @@ def own_fields(match: Match, recipient: int | None) -> Json:
         fields["log"] = log
         fields["last_move"] = log[-1]
     return fields
+
+
+@lru_cache(maxsize=8192)
+def _hand_names(mask: int) -> list[str]:
+    """A hand's tile names in set order, one shared list per hand (read-only, like every
+    view): a seat's hand in successive views is then the same object until it changes."""
+    return [NAMES[t] for t in tiles_of_mask(mask)]
 
 
 def history_for(match: Match, recipient: int | None) -> list[Json]:
