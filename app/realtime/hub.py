@@ -198,8 +198,8 @@ class Hub(NoticeMixin, PresenceMixin):
         conn.last_seq = cu.table.seq
         if feed.seq < 0 or cu.table.seq > feed.seq:  # the feed is at the database's seq now
             feed.seq, feed.match, feed.info = cu.table.seq, match, info
-            feed.public, feed.views = public_part(match), {}
-        feed.views.setdefault(conn.seat, own_part(match, conn.seat))
+            feed.sent = Sent(public_part(match))
+        feed.sent.views.setdefault(conn.seat, own_part(match, conn.seat))
 
     @staticmethod
     def _follow_player(conn: Connection, players: list[PlayerState]) -> None:
@@ -249,8 +249,7 @@ class Hub(NoticeMixin, PresenceMixin):
             self._deliver(feed, events, cu.table, cu.players, match, exclude)
             return
         # too far behind for events: every socket gets a fresh snapshot
-        feed.seq, feed.match, feed.views = cu.table.seq, match, {}
-        feed.public = public_part(match)
+        feed.seq, feed.match, feed.sent = cu.table.seq, match, Sent(public_part(match))
         feed.info = self._info(cu.table, cu.players, match)
         for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
             self._drop(feed, c)
@@ -265,7 +264,7 @@ class Hub(NoticeMixin, PresenceMixin):
                 kind="snapshot",
             )
             c.last_seq = cu.table.seq
-            feed.views.setdefault(c.seat, own_part(match, c.seat))
+            feed.sent.views.setdefault(c.seat, own_part(match, c.seat))
 
     def _deliver(
         self,
@@ -301,7 +300,7 @@ class Hub(NoticeMixin, PresenceMixin):
         feed.info = info
         # each recipient class's frames, encoded once (app/realtime/delivery.py)
         texts, sent = event_texts(
-            events, {c.seat for c in feed.conns}, match, Sent(feed.public, feed.views), table_patch
+            events, {c.seat for c in feed.conns}, match, feed.sent, table_patch
         )
         last = events[-1]
         for c in feed.conns:
@@ -314,7 +313,7 @@ class Hub(NoticeMixin, PresenceMixin):
                 for text in texts[c.seat]:
                     c.put(text, kind="event")
             c.last_seq = last.seq
-        feed.seq, feed.match, feed.views, feed.public = last.seq, match, sent.views, sent.public
+        feed.seq, feed.match, feed.sent = last.seq, match, sent
         if before is not None:
             self._local_changed(feed.table_id, before)
             self._presence_changed(feed.table_id)

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 from app.engine import Match
 from app.realtime.connection import Connection
-from app.realtime.frames import Json, Recipient, encode
+from app.realtime.delivery import Sent
+from app.realtime.frames import Json, encode
 from app.realtime.presence import (
     DISCONNECTED,
     LocalReport,
@@ -44,10 +45,8 @@ class Feed:
     table_id: int
     conns: set[Connection] = field(default_factory=set)
     seq: int = -1
-    #: the view fields sent: the public ones (one object for every recipient) and each
-    #: recipient class's own (``None``: no match, so no view)
-    public: Json | None = None
-    views: dict[Recipient, Json | None] = field(default_factory=dict)
+    #: the views sent: the public fields and each recipient class's own
+    sent: Sent = field(default_factory=Sent)
     info: Json | None = None
     match: Match | None = None
     presence: Json | None = None  # the last presence frame sent
@@ -79,13 +78,12 @@ class PresenceMixin:
             return LocalReport(frozenset(), 0, frozenset())
         seats = {c.seat for c in feed.conns if c.seat is not None}
         visible = {c.seat for c in feed.conns if c.seat is not None and not c.away}
-        spectators = sum(1 for c in feed.conns if c.seat is None)
-        return LocalReport(frozenset(seats), spectators, frozenset(seats - visible))
+        return LocalReport(frozenset(seats), _spectators(feed), frozenset(seats - visible))
 
     def spectator_count(self, table_id: int) -> int:
         """Spectator sockets at a table on every process (as this process heard)."""
         feed = self.feeds.get(table_id)
-        count = 0 if feed is None else sum(1 for c in feed.conns if c.seat is None)
+        count = 0 if feed is None else _spectators(feed)  # (not the whole local report)
         if self.remote is not None:
             count += self.remote.spectators(table_id)
         return count
@@ -216,3 +214,8 @@ class PresenceMixin:
     def goodbye(self) -> None:
         if self.remote is not None and self.publish is not None:
             self.publish(f"{self.remote.process}|bye|")
+
+
+def _spectators(feed: Feed) -> int:
+    """The feed's spectator sockets."""
+    return sum(1 for c in feed.conns if c.seat is None)
