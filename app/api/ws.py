@@ -1,8 +1,9 @@
 """The WebSocket endpoint ``/ws/tables/{code}[?token=...]`` (docs/protocol.md).
 
-One reader loop (this coroutine) per socket, and a writer task while frames wait; every
-outbound frame goes through the connection's byte-bounded queue, so the order is exactly
-the order frames were produced (snapshot, events in seq order, acks, errors, presence).
+One reader loop (this coroutine) per socket, and its writer (:mod:`app.api.socket_writer`);
+every outbound frame goes through the connection's byte-bounded queue, so the order is
+exactly the order frames were produced (snapshot, events in seq order, acks, errors,
+presence).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocketDisconnect
 
-from app.api.send_watch import send_watch
-from app.api.socket_guard import FRAME_QUOTAS, abort_transport, header, origin_allowed
+from app.api.socket_guard import FRAME_QUOTAS, header, origin_allowed
+from app.api.socket_writer import SocketWriter
+from app.api.socket_writer import close_socket as _close
 from app.core.quotas import Quotas, Verdict, quotas_for
 from app.core.settings import Settings
 from app.db.store import Unavailable
@@ -38,68 +40,8 @@ CLOSE_SPECTATORS_FULL = 4409
 CLOSE_FLOOD = 4429
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_BIG = 1009
-CLOSE_TOO_SLOW = 1013
 CLOSE_UNAVAILABLE = 1011
 MAX_BAD_FRAMES = 10
-
-
-async def _close(ws: WebSocket, code: int, reason: str) -> None:
-    with contextlib.suppress(Exception):
-        if ws.application_state != WebSocketState.DISCONNECTED:
-            await ws.close(code=code, reason=reason)
-
-
-class Writer:
-    """Writes a socket's queued frames in order, in a task that exists only while frames
-    wait; a client too far behind, or not reading, is closed (1013)."""
-
-    def __init__(self, ws: WebSocket, conn: Connection, timeout: float) -> None:
-        self.ws = ws
-        self.conn = conn
-        self.timeout = timeout
-        self.task: asyncio.Task[None] | None = None
-        conn.on_ready = self.wake
-
-    def wake(self) -> None:
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self._drain())
-
-    async def _drain(self) -> None:
-        conn, watch = self.conn, send_watch()
-        while True:
-            if conn.overflowed:  # too far behind: cut it off (a close would queue too)
-                conn.closed = True
-                if not abort_transport(self.ws):
-                    await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
-                return
-            text = conn.next_frame()
-            if text is None:
-                if conn.closing is not None:  # asked by the hub (4410/4411: revoked)
-                    conn.closed = True
-                    await _close(self.ws, *conn.closing)
-                return
-            # the deadline is kept by the loop's one send watch, not a timeout scope per
-            # frame (a timer scheduled and cancelled per frame, though almost every send
-            # is over at once: about 4 % of the server's CPU per move in the profile)
-            try:
-                sent = await watch.run(self.ws.send_text(text), self.timeout)
-            except Exception:  # the socket is gone: the reader ends the connection
-                conn.closed = True
-                return
-            if not sent:  # the client does not read: cut it off, no handshake
-                conn.closed = True
-                if not abort_transport(self.ws):
-                    await _close(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
-                return
-
-    async def stop(self) -> None:
-        """Let already-queued frames (e.g. a final error) go out for a moment, then stop."""
-        if self.task is not None and not self.task.done():
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self.task), timeout=2)
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
 
 
 class DirectSockets:
@@ -159,7 +101,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         token,
         max_bytes=settings.socket_queue_bytes,
     )
-    writer = Writer(ws, conn, settings.socket_send_timeout)
+    writer = SocketWriter(ws, conn, settings.socket_send_timeout)
     try:
         await hub.attach(conn)
         await _read_loop(ws, conn, service, hub, Guard(quotas, settings))

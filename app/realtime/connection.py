@@ -88,5 +88,12 @@ class Connection:
         self._bytes -= len(text)
         return text
 
+    def take_all(self) -> list[str]:
+        """Every frame waiting, in order (the queue is then empty)."""
+        texts = [text for _, text in self._frames]
+        self._frames.clear()
+        self._bytes = 0
+        return texts
+
     def empty(self) -> bool:
         return not self._frames

@@ -1,0 +1,115 @@
+"""A socket's frames are written in order whichever way they go out
+(app/api/socket_writer.py): at once, in one write, while the server's socket takes bytes,
+or by a writer task once its buffer is full (a client that reads slowly), and the two
+never overtake each other. Real uvicorn (the sans-I/O WebSocket protocol that
+``fiveup serve`` runs), real sockets; the app is a minimal ASGI one around the writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import uvicorn
+import websockets
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.uri import parse_uri
+
+from app.api.socket_writer import DirectSend, SocketWriter
+from app.realtime.connection import Connection
+
+FRAMES = 2000  # of ~10 KB each: more than the transport's and the kernel's buffers hold
+
+
+class _App:
+    """Queues ``FRAMES`` numbered frames, a few per event-loop turn, on each socket."""
+
+    def __init__(self) -> None:
+        self.direct_found: list[bool] = []
+        self.tasks_started = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        ws = WebSocket(scope, receive, send)
+        await ws.accept()
+        conn = Connection(1, "T", None, None, None, max_bytes=1 << 30)
+        writer = SocketWriter(ws, conn, timeout=30)
+        self.direct_found.append(DirectSend.find(ws) is not None)
+        padding = "x" * 10_000
+        for n in range(FRAMES):
+            conn.put(json.dumps({"n": n, "pad": padding}))
+            if n % 7 == 0:
+                await asyncio.sleep(0)  # the flush due runs: frames go out in batches
+            if writer.task is not None:
+                self.tasks_started += 1
+        with contextlib.suppress(Exception):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass
+        await writer.stop()
+
+
+@contextlib.asynccontextmanager
+async def _serve(app: _App) -> AsyncIterator[int]:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, ws="websockets-sansio", log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        await asyncio.sleep(0.01)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def _numbers(ws: Any, count: int) -> list[int]:
+    return [json.loads(await ws.recv())["n"] for _ in range(count)]
+
+
+async def test_frames_written_at_once_arrive_in_order() -> None:
+    app = _App()
+    async with (
+        _serve(app) as port,
+        websockets.connect(f"ws://127.0.0.1:{port}/", max_size=None) as ws,
+    ):
+        assert await _numbers(ws, FRAMES) == list(range(FRAMES))
+    assert app.direct_found == [True]  # the direct write is the one really used
+
+
+async def test_a_client_that_reads_late_gets_every_frame_in_order_by_the_writer_task() -> None:
+    app = _App()
+    async with _serve(app) as port:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 16)
+        client = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=None)
+        request = client.connect()
+        client.send_request(request)
+        writer.write(b"".join(client.data_to_send()))
+        await asyncio.sleep(1.0)  # not reading: the kernel's buffers, then uvicorn's, fill
+        numbers: list[int] = []
+        while len(numbers) < FRAMES:
+            data = await reader.read(1 << 16)
+            assert data, "the server closed the socket"
+            client.receive_data(data)
+            numbers.extend(
+                json.loads(e.data)["n"]
+                for e in client.events_received()
+                if isinstance(e, Frame) and e.opcode is Opcode.TEXT
+            )
+        writer.close()
+    assert numbers == list(range(FRAMES))
+    # the server's buffer filled while the client did not read: a task took over
+    assert app.tasks_started > 0
