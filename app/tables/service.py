@@ -95,9 +95,9 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
             rules=self.autopilot,
             play_auto=self.play_autopilot,
         )
-        #: tables with a clock or a seat on autopilot seen here: another process's commit
-        #: to one of them is looked at (:meth:`seen_commit`)
-        self._timed: set[int] = set()
+        #: tables with a clock or a seat on autopilot seen here, each with the last seq
+        #: committed here: another process's commit to one is looked at (seen_commit)
+        self._timed: dict[int, int] = {}
         self._connected_seen: dict[int, set[int]] = {}
 
     # -- plumbing ----------------------------------------------------------------------

@@ -42,7 +42,7 @@ class TimedActions:
     presence: Callable[[int], list[int]]
     #: tables with a clock or a seat on autopilot seen here: another process's commit
     #: to one of them is looked at (:meth:`seen_commit`)
-    _timed: set[int]
+    _timed: dict[int, int]
     #: the seats connected at each table as :meth:`presence_changed` last saw them
     _connected_seen: dict[int, set[int]]
 
@@ -59,16 +59,19 @@ class TimedActions:
         self._note_timed(tx)
         self.bot_turns.after_commit(tx)
 
-    def _note_timed(self, tx: TableChange) -> None:
+    def _note_timed(self, tx: TableChange, *, committed_here: bool = True) -> None:
         """Remember a table in play with a clock or a seat on autopilot (another
-        process's commit to it is looked at); forget it once it is not (the set holds
-        the tables in play, not every table ever seen)."""
+        process's commit to it is looked at), with the last seq this process committed
+        to it (-1: none); forget it once it is not (the map holds the tables in play,
+        not every table ever seen)."""
+        table_id = tx.table.id
         if tx.table.status == TableStatus.PLAYING and (
             tx.table.clock != "none" or any(p.autopilot for p in tx.players)
         ):
-            self._timed.add(tx.table.id)
+            mine = tx.table.seq if committed_here else -1
+            self._timed[table_id] = max(mine, self._timed.get(table_id, -1))
         else:
-            self._timed.discard(tx.table.id)
+            self._timed.pop(table_id, None)
 
     def _schedule_deal(self, tx: TableChange) -> None:
         at = tx.table.round_over_at
@@ -100,12 +103,18 @@ class TimedActions:
         self.timers.at(0, lambda: self._look_again(table_id, back), f"table {table_id}: presence")
 
     def seen_commit(self, table_id: int, seq: int | None) -> None:
-        """Another process committed to this table (NOTIFY): if it has a clock or a seat
-        on autopilot, this process schedules the turn too (whoever is first plays it)."""
+        """A commit to this table (NOTIFY): if it has a clock or a seat on autopilot and
+        another process made it, this process schedules the turn too (whoever is first
+        plays it). Its own commits were planned when they were made."""
         if table_id in self._timed:
             self.timers.at(
-                0, lambda: self._look_again(table_id, set()), f"table {table_id}: commit"
+                0, lambda: self._look_again_after(table_id, seq), f"table {table_id}: commit"
             )
+
+    async def _look_again_after(self, table_id: int, seq: int | None) -> None:
+        if seq is not None and self._timed.get(table_id, -1) >= seq:
+            return  # committed here (the NOTIFY came back): its turn is planned already
+        await self._look_again(table_id, set())
 
     async def _look_again(self, table_id: int, back: set[int]) -> None:
         def decide(tx: TableChange) -> None:
@@ -117,7 +126,7 @@ class TimedActions:
             tx = await self._table_action(table_id, decide)  # (notes the table: _committed)
         except TableError as err:
             if err.code == "table_closed":
-                self._timed.discard(table_id)
+                self._timed.pop(table_id, None)
             raise
         if not tx.events:
             self.bot_turns.plan(tx)
@@ -153,5 +162,5 @@ class TimedActions:
             raise unavailable() from None
         tables = [TableChange(t, ps, t.match(), old_version=t.version) for t, ps in with_bots]
         for tx in tables:
-            self._note_timed(tx)
+            self._note_timed(tx, committed_here=False)
         self.bot_turns.resume(tables)

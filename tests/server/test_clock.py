@@ -292,3 +292,25 @@ async def test_a_clock_table_is_remembered_while_in_play_and_forgotten_when_it_e
     assert table_id in clocked._timed
     await clocked.resign(code, token)  # the match ends (status finished)
     assert table_id not in clocked._timed
+
+
+async def test_the_notify_of_a_commit_made_here_starts_no_second_look_at_the_table(
+    clocked: TableService, presence: tuple[Connected, Absent]
+) -> None:
+    """A clock table's commit is planned for (its deadline, the autopilot) when it is
+    made; its NOTIFY, which comes back to the same process, does not run another table
+    action. A commit announced without a seq of this process's (another process's, or
+    a missed NOTIFY) does."""
+    connected, _ = presence
+    created = await clocked.create("Clock", 2, False, "Ann", "relaxed")
+    await clocked.join(created.code, "Bob", 1)
+    table_id = await clocked.table_id(created.code)
+    connected[table_id] = [0, 1]  # both at the table: no autopilot
+    await clocked.start(created.code, created.token)
+    own_seq = clocked._timed[table_id]
+    assert own_seq >= 0
+    remembered = clocked.writer._hot[table_id]
+    await clocked._look_again_after(table_id, own_seq)  # our own commit's NOTIFY
+    assert clocked.writer._hot[table_id] is remembered  # no table action ran
+    await clocked._look_again_after(table_id, None)  # someone else's
+    assert clocked.writer._hot[table_id] is not remembered  # the table was looked at
