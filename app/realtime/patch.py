@@ -52,13 +52,17 @@ def _diff(
     appends: dict[str, list[Any]],
     skip: tuple[str, ...] = (),
 ) -> None:
+    missing = 0  # keys of new that old lacks
     for key, value in new.items():
         if key in skip:
+            missing += key not in old
             continue
-        path = prefix + key
         before = old.get(key, _MISSING)
         if before is value or before == value:
             continue
+        if before is _MISSING:
+            missing += 1
+        path = prefix + key
         if key in nested and isinstance(before, dict) and isinstance(value, dict):
             _diff(before, value, path + ".", (), sets, appends)
         elif (
@@ -70,9 +74,10 @@ def _diff(
             appends[path] = value[len(before) :]
         else:
             sets[path] = value
-    for key in old.keys() - new.keys():
-        if key not in skip:
-            sets[prefix + key] = None
+    if len(old) > len(new) - missing:  # (counted without a set: this runs per recipient)
+        for key in old.keys() - new.keys():
+            if key not in skip:
+                sets[prefix + key] = None
 
 
 def apply(obj: Json, patch: Json | None) -> Json:
