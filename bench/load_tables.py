@@ -214,10 +214,14 @@ class TableBot:
             self.readers.append(asyncio.create_task(self.reader(seat, ws)))
 
     async def start(self, http: httpx.AsyncClient) -> None:
-        r = await http.post(
-            f"/api/tables/{self.code}/start",
-            headers={"Authorization": f"Bearer {self.tokens[0]}"},
-        )
+        url, auth = f"/api/tables/{self.code}/start", {"Authorization": f"Bearer {self.tokens[0]}"}
+        try:
+            r = await http.post(url, headers=auth)
+        except (httpx.ReadError, httpx.RemoteProtocolError):
+            # HTTP keep-alive's race: a pooled connection reused just as the server closes
+            # it for idleness (uvicorn, after 5 s) answers nothing; the request was not
+            # read, so it is sent once more on a fresh connection
+            r = await http.post(url, headers=auth)
         r.raise_for_status()
 
     async def close(self) -> None:
