@@ -190,6 +190,8 @@ class RemotePresence:
 
     def spectators(self, table_id: int, now: float | None = None) -> int:
         """Spectator sockets the other processes reported at ``table_id``."""
+        if table_id not in self._reports:  # (asked per delivery: the usual answer, at once)
+            return 0
         return sum(r.spectators for r in self._live(table_id, now))
 
     def expire(self, now: float | None = None) -> list[int]:

@@ -19,8 +19,10 @@ from app.engine import TARGET, Match, side_count, side_of, sides_seats
 Json = dict[str, Any]
 
 
+@lru_cache(maxsize=4096)
 def utc_iso(at: datetime) -> str:
-    """``at`` as ISO 8601 UTC with milliseconds and ``Z``.
+    """``at`` as ISO 8601 UTC with milliseconds and ``Z`` (remembered: a deadline is
+    written into every table info until it passes).
 
     >>> utc_iso(datetime(2026, 11, 29, 14, 12, 2, 123456, tzinfo=UTC))
     '2026-11-29T14:12:02.123Z'

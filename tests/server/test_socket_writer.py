@@ -25,7 +25,18 @@ from websockets.uri import parse_uri
 from app.api.socket_writer import DirectSend, SocketWriter
 from app.realtime.connection import Connection
 
-FRAMES = 2000  # of ~10 KB each: more than the transport's and the kernel's buffers hold
+
+def _kernel_send_buffer_max() -> int:
+    try:
+        with open("/proc/sys/net/ipv4/tcp_wmem") as f:
+            return int(f.read().split()[2])
+    except (OSError, ValueError, IndexError):
+        return 4 << 20
+
+
+#: frames of ~10 KB each: more than the kernel's send buffer (twice its largest size),
+#: the slow client's receive buffer (64 KB) and the transport's high-water mark hold
+FRAMES = max(2000, (2 * _kernel_send_buffer_max() + (2 << 20)) // 10_000)
 
 
 class _App:
@@ -93,7 +104,11 @@ async def test_frames_written_at_once_arrive_in_order() -> None:
 async def test_a_client_that_reads_late_gets_every_frame_in_order_by_the_writer_task() -> None:
     app = _App()
     async with _serve(app) as port:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 16)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 16)  # no autotuning
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+        reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 16)
         client = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=None)
         request = client.connect()
         client.send_request(request)
