@@ -40,8 +40,9 @@ class TimedActions:
     bot_turns: BotTurns
     next_round_seconds: float
     presence: Callable[[int], list[int]]
-    #: tables with a clock or a seat on autopilot seen here: another process's commit
-    #: to one of them is looked at (:meth:`seen_commit`)
+    #: tables with a clock or a seat on autopilot seen here, each with the last seq
+    #: committed here (-1: none): another process's commit to one of them is looked at
+    #: (:meth:`seen_commit`)
     _timed: dict[int, int]
     #: the seats connected at each table as :meth:`presence_changed` last saw them
     _connected_seen: dict[int, set[int]]
@@ -55,8 +56,9 @@ class TimedActions:
         raise NotImplementedError
 
     def _committed(self, tx: TableChange) -> None:
-        """After a commit of this process: the bot's or the autopilot's turn scheduled."""
-        self._note_timed(tx)
+        """After a table action of this process (a commit when it has events): the bot's
+        or the autopilot's turn scheduled."""
+        self._note_timed(tx, committed_here=bool(tx.events))
         self.bot_turns.after_commit(tx)
 
     def _note_timed(self, tx: TableChange, *, committed_here: bool = True) -> None:
