@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -56,15 +57,23 @@ def header(ws: WebSocket, name: bytes) -> bytes | None:
 def abort_transport(ws: WebSocket) -> bool:
     """Drop the TCP connection at once (a close handshake would wait for the client to
     read). Finds uvicorn's transport behind the ASGI ``send``; False if there is none."""
-    send: Any = getattr(ws, "_send", None)
-    for _ in range(8):  # through wrapping middlewares, if any
-        owner = getattr(send, "__self__", None)
+    for owner in send_owners(ws):
         transport = getattr(owner, "transport", None)
         if transport is not None and hasattr(transport, "abort"):
             with contextlib.suppress(Exception):
                 transport.abort()
             return True
+    return False
+
+
+def send_owners(ws: WebSocket) -> Iterator[object]:
+    """The objects behind ``ws``'s ASGI ``send``, outermost first: the owner of each bound
+    ``send`` through wrapping middlewares, down to the server's protocol (8 at most)."""
+    send: Any = getattr(ws, "_send", None)
+    for _ in range(8):
+        owner = getattr(send, "__self__", None)
+        if owner is not None:
+            yield owner
         send = getattr(send, "__wrapped__", None) or getattr(owner, "send", None)
         if send is None:
-            break
-    return False
+            return

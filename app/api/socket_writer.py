@@ -29,7 +29,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketState
 
 from app.api.send_watch import send_watch
-from app.api.socket_guard import abort_transport
+from app.api.socket_guard import abort_transport, send_owners
 from app.realtime.connection import Connection
 
 CLOSE_TOO_SLOW = 1013
@@ -53,14 +53,9 @@ class DirectSend:
     def find(cls, ws: WebSocket) -> DirectSend | None:
         """The direct writer behind ``ws``'s ASGI ``send``, if the server is uvicorn's
         sans-I/O protocol (through wrapping middlewares, if any); None otherwise."""
-        send: Any = getattr(ws, "_send", None)
-        for _ in range(8):
-            owner = getattr(send, "__self__", None)
+        for owner in send_owners(ws):
             if _is_sans_io_protocol(owner):
                 return cls(owner)
-            send = getattr(send, "__wrapped__", None) or getattr(owner, "send", None)
-            if send is None:
-                break
         return None
 
     def ready(self) -> bool:
