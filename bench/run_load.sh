@@ -14,6 +14,7 @@
 # --workers 2" for the what-if runs in docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/_serving.sh
 
 tables="${1:-500}"
 seconds="${2:-30}"
@@ -41,13 +42,7 @@ echo "server: fiveup serve on 127.0.0.1:$port, DATABASE_URL=$dburl (log: $log)" 
 DATABASE_URL="$dburl" FIVEUP_LOG_LEVEL="${FIVEUP_LOG_LEVEL:-WARNING}" FIVEUP_RATE_LIMIT_ENABLED=false \
     ${SERVER_CMD:-$py -m app.cli serve} --host 127.0.0.1 --port "$port" >"$log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 60); do
-    if "$py" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/healthz', timeout=2)" 2>/dev/null; then
-        break
-    fi
-    kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
-    sleep 1
-done
+wait_healthy "$py" "$port" "$server_pid" "$log" 60
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg) before the run" >&2

@@ -21,6 +21,7 @@
 # PORT (a free one). Needs valgrind (Debian's package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/_serving.sh
 
 tables="${1:-40}"
 seconds="${2:-40}"
@@ -51,13 +52,7 @@ export DATABASE_URL="$dburl" FIVEUP_LOG_LEVEL=WARNING FIVEUP_RATE_LIMIT_ENABLED=
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     "$py" -m app.cli serve --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 300); do
-    if "$py" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/healthz', timeout=5)" 2>/dev/null; then
-        break
-    fi
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-    sleep 1
-done
+wait_healthy "$py" "$port" "$server_pid" "$work/server.log" 300
 
 "$py" bench/load_tables.py --url "http://127.0.0.1:$port" --tables "$tables" \
     --duration $((seconds + 120)) --warmup 0 --quiet >"$work/load.log" 2>&1 &
