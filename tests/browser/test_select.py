@@ -4,7 +4,7 @@ the selection (never plays it); Esc or a click on empty felt deselects."""
 
 from __future__ import annotations
 
-from .flows import hand, my_turn, seq_of, start_two_player_game, sync, wait_seq
+from .flows import hand, my_turn, round_over, seq_of, start_two_player_game, sync, wait_seq
 
 
 def _targets(page) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
@@ -61,12 +61,42 @@ def test_two_click_play_switch_and_deselect(new_page) -> None:  # type: ignore[n
     actor.wait_for_selector(f"svg.board [data-board-tile='{b}']")
 
 
+def _select_and_read_places(actor, tile: str) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    """Select one tile (first click) and return its places; checks each pill sits inside its ghost."""
+    before = seq_of(actor)
+    actor.locator(f"[data-testid=hand-tile][data-tile='{tile}']").click()
+    actor.wait_for_function(
+        f"document.querySelector('[data-testid=turn-indicator]').dataset.selected === '{tile}'"
+        " && document.querySelector('svg.board [data-move]') !== null"
+    )
+    assert seq_of(actor) == before, "a first click only selects"
+    # Each pill lies inside its own ghost, so it never covers a placed tile.
+    inside = actor.eval_on_selector_all(
+        "svg.board [data-move]",
+        """els => els.map(g => { const p = g.querySelector('.target-pill').getBoundingClientRect();
+            const r = g.querySelector('.target-rect').getBoundingClientRect();
+            return p.left >= r.left - 1 && p.right <= r.right + 1 && p.top >= r.top - 1 && p.bottom <= r.bottom + 1; })""",
+    )
+    assert all(inside), inside
+    return _targets(actor)
+
+
 def test_second_click_on_a_place_plays_and_pill_matches_the_log(new_page) -> None:  # type: ignore[no-untyped-def]
     ann, bob, _ = start_two_player_game(new_page)
     pages = [ann, bob]
-    # Play on until someone has a tile with a target; click it, then the target.
-    for _ in range(60):
+    # Play on (across rounds, R19) until a player holds a tile with a scoring place
+    # (R3): select each playable tile in turn, read its pills, then click the best place.
+    for _ in range(400):
         sync(pages)
+        if any(p.query_selector("[data-testid=match-end]") for p in pages):
+            break
+        if all(round_over(p) for p in pages):
+            for p in pages:
+                ready = p.locator("[data-testid=next-round-button]:not([disabled])")
+                if ready.count():
+                    ready.click()
+            ann.wait_for_function("document.querySelector('[data-testid=round-end]') === null")
+            continue
         actor = next((p for p in pages if my_turn(p)), None)
         if actor is None:
             ann.wait_for_timeout(100)
@@ -79,26 +109,25 @@ def test_second_click_on_a_place_plays_and_pill_matches_the_log(new_page) -> Non
             actor.click("[data-testid=draw-button], [data-testid=pass-button]")
             wait_seq(actor, before + 1)
             continue
-        actor.locator(f"[data-testid=hand-tile][data-tile='{playable[0]}']").click()
-        actor.wait_for_selector("svg.board [data-move]")
-        targets = _targets(actor)
-        assert seq_of(actor) == before
-        # Each pill lies inside its own ghost, so it never covers a placed tile.
-        inside = actor.eval_on_selector_all(
-            "svg.board [data-move]",
-            """els => els.map(g => { const p = g.querySelector('.target-pill').getBoundingClientRect();
-                const r = g.querySelector('.target-rect').getBoundingClientRect();
-                return p.left >= r.left - 1 && p.right <= r.right + 1 && p.top >= r.top - 1 && p.bottom <= r.bottom + 1; })""",
-        )
-        assert all(inside), inside
-        tg = max(targets, key=lambda x: int(x["raw"]))
-        actor.locator(f"svg.board [data-move='{tg['move']}']").click()
+        best: dict[str, str] | None = None
+        best_tile = selected = ""
+        for tile in playable:
+            selected = tile
+            place = max(_select_and_read_places(actor, tile), key=lambda x: int(x["raw"]))
+            if best is None or int(place["raw"]) > int(best["raw"]):
+                best, best_tile = place, tile
+            if int(best["raw"]) > 0:
+                break
+        assert best is not None
+        if selected != best_tile:
+            _select_and_read_places(actor, best_tile)  # the best place is another tile's
+        actor.locator(f"svg.board [data-move='{best['move']}']").click()
         wait_seq(actor, before + 1)
         sync(pages)
         # The log's points for that move say what the pill said: raw → +displayed (R3).
         top = actor.inner_text("[data-testid=log] li:first-child")
-        if int(tg["raw"]) > 0:
-            assert tg["text"] == "+" + tg["score"]
-            assert f"{tg['raw']} → +{tg['score']}" in top
+        if int(best["raw"]) > 0:
+            assert best["text"] == "+" + best["score"]
+            assert f"{best['raw']} → +{best['score']}" in top
             return
-    raise AssertionError("no scoring placement in 60 moves")
+    raise AssertionError("no scoring placement offered in a whole match")
