@@ -33,10 +33,10 @@ import random
 import time
 from typing import Final
 
-from app.engine.match import side_of
 from app.engine.moves import Move
 from app.engine.position import round_at
 from app.engine.round import Round, settlement_deduction
+from app.engine.sides import side_of
 from app.engine.tiles import PIPS, tiles_of_mask
 
 from .heuristic import greedy_move

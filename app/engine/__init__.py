@@ -14,11 +14,12 @@ Rules are cited by number from ``shared/rules/RULES.md`` (R1–R26). The public 
 from .describe import describe_layout
 from .errors import IllegalMove, MatchOver, NotationError, NotYourTurn, RoundOver
 from .layout import Layout, award
-from .match import TARGET, Match, side_count, side_of, sides_seats
+from .match import TARGET, Match
 from .moves import DRAW, PASS, Move, format_move, parse_move
 from .places import Place, format_place, parse_place
 from .position import layout_of, round_at
 from .round import Round, settlement_deduction
+from .sides import side_count, side_of, sides_seats
 from .tiles import ALL_TILES, Tile, format_tile, parse_tile
 from .views import history_for, layout_data, project_event, view_for
 

@@ -20,80 +20,17 @@ from typing import Any, Final
 
 from .errors import IllegalMove, MatchOver, NotationError, NotYourTurn, RoundOver
 from .layout import OPENING
+from .log_entries import entry_dict, entry_from_list, entry_list
 from .moves import Move
 from .places import PLACE_NAMES
-from .round import NO_TILE, LogEntry, RandomSource, Round
+from .round import NO_TILE, RandomSource, Round
+from .sides import side_count, side_of, sides_seats
 from .tiles import NAMES, mask_of, parse_tile
 
 TARGET: Final = 61  # R4
 FORMAT: Final = 1  # serialisation format version
 
 Json = dict[str, Any]
-
-
-def side_count(players: int) -> int:
-    """Sides at a table (R2): partnerships at four, everyone alone otherwise.
-
-    >>> side_count(2), side_count(3), side_count(4)
-    (2, 3, 2)
-    """
-    return 2 if players == 4 else players
-
-
-def side_of(seat: int, players: int) -> int:
-    """The side of a seat (R2): at four players seats 0+2 are side 0, 1+3 side 1.
-
-    >>> [side_of(s, 4) for s in range(4)], [side_of(s, 3) for s in range(3)]
-    ([0, 1, 0, 1], [0, 1, 2])
-    """
-    return seat % 2 if players == 4 else seat
-
-
-def sides_seats(players: int) -> list[list[int]]:
-    """The seats of each side.
-
-    >>> sides_seats(4)
-    [[0, 2], [1, 3]]
-    """
-    return [
-        [s for s in range(players) if side_of(s, players) == i] for i in range(side_count(players))
-    ]
-
-
-def entry_dict(round_number: int, index: int, entry: LogEntry) -> Json:
-    """A log entry as a full (unprojected) event dict."""
-    seat, move, points, drawn, must_play = entry
-    return {
-        "type": "move",
-        "round": round_number,
-        "index": index,
-        "seat": seat,
-        "kind": move.kind,
-        "move": move.text,
-        "tile": None if move.tile is None else NAMES[move.tile],
-        "place": None if move.place is None else PLACE_NAMES[move.place],
-        "points": points,
-        "drawn": None if drawn == NO_TILE else NAMES[drawn],
-        "must_play": must_play,
-    }
-
-
-def _entry_list(entry: LogEntry) -> list[Any]:
-    seat, move, points, drawn, must_play = entry
-    return [seat, move.text, points, None if drawn == NO_TILE else NAMES[drawn], must_play]
-
-
-def entry_from_list(data: Sequence[Any]) -> LogEntry:
-    seat, text, points, drawn, must_play = data
-    return LogEntry(
-        (
-            int(seat),
-            Move.parse(text),
-            int(points),
-            NO_TILE if drawn is None else parse_tile(drawn),
-            bool(must_play),
-        )
-    )
 
 
 class Match:
@@ -362,7 +299,7 @@ class Match:
         if self.logged is None or self.logged[0] is not rnd or len(self.logged[1]) > len(rnd.log):
             self.logged = (rnd, [])
         done = self.logged[1]
-        done.extend(_entry_list(e) for e in rnd.log[len(done) :])
+        done.extend(entry_list(e) for e in rnd.log[len(done) :])
         return done.copy()
 
     @classmethod

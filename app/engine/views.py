@@ -22,9 +22,11 @@ from functools import lru_cache
 
 from .describe import describe_layout
 from .layout import OPENING
-from .match import Json, Match, entry_dict, entry_from_list, sides_seats
+from .log_entries import entry_dict, entry_from_list
+from .match import Json, Match
 from .places import PLACE_NAMES, PLACE_VALUE, side_name
 from .round import NO_TILE, Round
+from .sides import sides_seats
 from .tiles import NAMES, tiles_of_mask
 
 VIEW_FORMAT = 1

@@ -11,14 +11,13 @@
 import { segmentCrossesRect, connectorCrossesRect, edgeContact, layoutProblems, overlaps } from "./geometry.js";
 
 import { parsePlace, parseTile, placeValue, viaFor } from "./notation.js";
+import {
+  TILE_LEN, TILE_WID, E, W, N, S, add, mul, neg, left, right, dot, eq, dirName, footprint, grow, cellsOf, portsOf, ringOf, connectorFor, reserveRect,
+} from "./grid.js";
 
 export { segmentCrossesRect, connectorCrossesRect, edgeContact, layoutProblems, overlaps };
 export { parsePlace, parseTile, placeValue, viaFor };
-
-export const TILE_LEN = 4;
-export const TILE_WID = 2;
-
-const E = [1, 0], W = [-1, 0], N = [0, -1], S = [0, 1];
+export { TILE_LEN, TILE_WID, dirName } from "./grid.js";
 
 export const DEFAULT_BOARD = { w: 56, h: 36 };
 export const PORTRAIT_BOARD = { w: 28, h: 44 };
@@ -26,91 +25,6 @@ export const PORTRAIT_BOARD = { w: 28, h: 44 };
 /** The soft board shape for a viewport: tall on a portrait screen (phone, tablet), wide otherwise. */
 export function boardFor(width, height) {
   return height > width * 1.1 ? PORTRAIT_BOARD : DEFAULT_BOARD;
-}
-
-const add = (p, q) => [p[0] + q[0], p[1] + q[1]];
-const mul = (v, k) => [v[0] * k, v[1] * k];
-const neg = (v) => [-v[0], -v[1]];
-// y grows downwards (SVG), so "left" of east is north.
-const left = (v) => [v[1], -v[0]];
-const right = (v) => [-v[1], v[0]];
-const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
-const eq = (a, b) => a[0] === b[0] && a[1] === b[1];
-
-export function dirName(d) {
-  if (eq(d, E)) return "E";
-  if (eq(d, W)) return "W";
-  if (eq(d, N)) return "N";
-  return "S";
-}
-
-// Footprint of a tile laid at a (virtual) port p heading d.
-function footprint(p, d, isDouble) {
-  const along = isDouble ? TILE_WID : TILE_LEN;
-  const half = isDouble ? TILE_LEN / 2 : TILE_WID / 2;
-  const l = left(d);
-  const c1 = add(p, mul(l, half));
-  const c2 = add(add(p, mul(d, along)), mul(l, -half));
-  const x = Math.min(c1[0], c2[0]);
-  const y = Math.min(c1[1], c2[1]);
-  return { x, y, w: Math.abs(c1[0] - c2[0]), h: Math.abs(c1[1] - c2[1]) };
-}
-
-// A rect extended by k units in direction d.
-function grow(r, d, k) {
-  return {
-    x: d[0] < 0 ? r.x - k : r.x, y: d[1] < 0 ? r.y - k : r.y,
-    w: r.w + Math.abs(d[0]) * k, h: r.h + Math.abs(d[1]) * k,
-  };
-}
-
-function cellsOf(r) {
-  const out = [];
-  for (let i = r.x; i < r.x + r.w; i++) for (let j = r.y; j < r.y + r.h; j++) out.push(i + "," + j);
-  return out;
-}
-
-// True when the port point lies on the rect's edge: the tile visibly touches the end
-// it joins and needs no connector line.
-function onBoundary(r, p) {
-  const [x, y] = p;
-  const inX = x >= r.x && x <= r.x + r.w;
-  const inY = y >= r.y && y <= r.y + r.h;
-  return inX && inY && (x === r.x || x === r.x + r.w || y === r.y || y === r.y + r.h);
-}
-
-// The ports (attachment points) a tile offers once laid at (p, d).
-function portsOf(tile, side, p, d, isDouble) {
-  const out = {};
-  if (isDouble) {
-    const l = left(d);
-    out[tile + ":lineB"] = { p: add(p, mul(d, 2)), d };
-    out[tile + ":branchA"] = { p: add(add(p, d), mul(l, 2)), d: l };
-    out[tile + ":branchB"] = { p: add(add(p, d), mul(l, -2)), d: neg(l) };
-  } else {
-    const other = side === "low" ? "high" : "low";
-    out[tile + ":" + other] = { p: add(p, mul(d, TILE_LEN)), d };
-  }
-  return out;
-}
-
-// The cells just outside a rect's four edges (not its corners): a tile in any of them
-// would share an edge with the rect.
-function ringOf(r) {
-  const out = [];
-  for (let i = r.x; i < r.x + r.w; i++) out.push(i + "," + (r.y - 1), i + "," + (r.y + r.h));
-  for (let j = r.y; j < r.y + r.h; j++) out.push((r.x - 1) + "," + j, (r.x + r.w) + "," + j);
-  return out;
-}
-
-// The connector a candidate needs: none when the tile visibly touches the end it joins.
-function connectorFor(cand, rect, port) {
-  return cand.touch || onBoundary(rect, port.p) ? null : [port.p[0], port.p[1], cand.p[0], cand.p[1]];
-}
-
-function reserveRect(port) {
-  // The straight spot in front of a port, kept free for later tiles when possible.
-  return footprint(port.p, port.d, false);
 }
 
 export class Layout {
