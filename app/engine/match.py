@@ -24,7 +24,7 @@ from .log_entries import entry_dict, entry_from_list, entry_list
 from .moves import Move
 from .places import PLACE_NAMES
 from .round import NO_TILE, RandomSource, Round
-from .sides import side_count, side_of, sides_seats
+from .sides import side_count, side_of
 from .tiles import NAMES, mask_of, parse_tile
 
 TARGET: Final = 61  # R4
@@ -45,6 +45,7 @@ class Match:
         "history",
         "logged",
         "over",
+        "own_log_cache",
         "players",
         "public_view_cache",
         "round",
@@ -78,6 +79,9 @@ class Match:
         self.winner: int | None = None
         # (key, view) of the part of every view that is the same for all (see views.py)
         self.public_view_cache: tuple[tuple[int, int, int], Json] | None = None
+        # per seat: (key, entries looked at, the log as the seat sees it, or None when
+        # it has not drawn this round) (see views.py)
+        self.own_log_cache: dict[int, tuple[tuple[int, int], int, list[Json] | None]] = {}
         #: the current round's log as :meth:`to_dict` writes it, for the round it was
         #: written for (a round's log only grows: each entry is converted once)
         self.logged: tuple[Round, list[list[Any]]] | None = None
@@ -250,6 +254,7 @@ class Match:
         self.winner = winner
         self.round.turn = None
         self.public_view_cache = None
+        self.own_log_cache = {}
         return {"type": "resigned", "seat": seat, "winner": winner}
 
     def _begin(self, rnd: Round) -> None:
@@ -346,4 +351,4 @@ class Match:
         return Match.from_dict(self.to_dict())
 
 
-__all__ = ["FORMAT", "TARGET", "Match", "entry_dict", "side_count", "side_of", "sides_seats"]
+__all__ = ["FORMAT", "TARGET", "Match"]

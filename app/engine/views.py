@@ -224,14 +224,42 @@ def own_fields(match: Match, recipient: int | None) -> Json:
         "must_play": NAMES[rnd.must_play] if rnd.turn == you and rnd.must_play >= 0 else None,
         "legal": legal_entries(match, you),
     }
-    own_draws = [i for i, e in enumerate(rnd.log) if e[0] == you and e[3] != NO_TILE]
-    if own_draws:
-        log = list(_public_view(match)["log"])
-        for i in own_draws:
-            log[i] = entry_dict(match.round_number, i, rnd.log[i])  # your own draws (R5)
+    log = _own_log(match, you)
+    if log is not None:
         fields["log"] = log
         fields["last_move"] = log[-1]
     return fields
+
+
+def _own_log(match: Match, seat: int) -> list[Json] | None:
+    """The round's log as ``seat`` sees it, its own drawn tiles shown (R5), or ``None``
+    when it has drawn nothing this round (the public log is its log then).
+
+    Cached on the match per seat and built on from the last one: a log only grows, so
+    the entries already built are kept (the same objects; a patch between two views
+    compares them by identity) and only the new ones are looked at.
+    """
+    rnd = match.round
+    key = (match.round_number, id(rnd))
+    cached = match.own_log_cache.get(seat)
+    if cached is not None and cached[0] == key and cached[1] <= len(rnd.log):
+        _, seen, log = cached
+        if seen == len(rnd.log):
+            return log
+    else:
+        seen, log = 0, None
+    public_log: list[Json] = _public_view(match)["log"]
+    grown = None if log is None else log.copy()
+    for i in range(seen, len(rnd.log)):
+        entry = rnd.log[i]
+        if entry[0] == seat and entry[3] != NO_TILE:
+            if grown is None:
+                grown = public_log[:i]
+            grown.append(entry_dict(match.round_number, i, entry))  # your own draw (R5)
+        elif grown is not None:
+            grown.append(public_log[i])
+    match.own_log_cache[seat] = (key, len(rnd.log), grown)
+    return grown
 
 
 @lru_cache(maxsize=8192)

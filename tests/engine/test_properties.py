@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from app.engine import DRAW, PASS, IllegalMove, Match, Move, view_for
 from app.engine.moves import OPEN, PLACEMENT
-from app.engine.round import settlement_deduction
+from app.engine.round import NO_TILE, settlement_deduction
 from app.engine.tiles import NAMES
 
 ALL_MOVES: list[Move] = [DRAW, PASS, *OPEN] + [m for row in PLACEMENT for m in row if m is not None]
@@ -105,7 +105,13 @@ def play_checked_round(match: Match, rng: random.Random, ledger: list[int]) -> N
             assert promised[chosen.text] == event["points"]  # the view's points are the real ones
         fresh = Match.from_dict(match.to_dict())
         for recipient in [None, *range(match.players)]:
-            assert view_for(match, recipient) == view_for(fresh, recipient)  # cache is exact
+            view = view_for(match, recipient)
+            assert view == view_for(fresh, recipient)  # the caches are exact
+            for entry, (mover, _, _, drawn, _) in zip(view["log"], match.round.log, strict=True):
+                # R5: a drawn tile is shown to the seat that drew it, to no one else
+                shown = NAMES[drawn] if drawn != NO_TILE and mover == recipient else None
+                assert entry["drawn"] == shown
+            assert view["last_move"] == view["log"][-1]
         ledger[match.side_of(seat)] += event["points"] // 5
         assert_views_hide_everything_else(match)
         assert_state_round_trips(match)
