@@ -32,8 +32,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import orjson
-
+from app.core.json_text import json_text
 from app.db.channel import encode_note
 from app.db.records import Change
 from app.db.store import Unavailable
@@ -98,11 +97,7 @@ def group_params(changes: list[Change], channel: str) -> dict[str, Any]:
             }
         )
         events.extend(e.row(t.id) for e in c.events)
-    return {"tables": _json(tables), "events": _json(events), "channel": channel}
-
-
-def _json(obj: Any) -> str:
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    return {"tables": json_text(tables), "events": json_text(events), "channel": channel}
 
 
 _Item = tuple[Change, "asyncio.Future[bool]"]

@@ -7,15 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
+from app.core.json_text import json_text
 from app.db.records import EventRecord, PlayerState, TableState
-
-
-def dumps(obj: Any) -> str:
-    """JSON text for a JSONB parameter."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
-
 
 TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
@@ -102,7 +95,7 @@ def table_params(t: TableState) -> dict[str, Any]:
     params = t.columns()
     for c in JSON_COLUMNS:
         if params[c] is not None:
-            params[c] = dumps(params[c])
+            params[c] = json_text(params[c])
     params["id"] = t.id
     return params
 
@@ -116,7 +109,7 @@ def event_params(events: list[EventRecord]) -> dict[str, Any]:
         params[f"pid{i}"] = e.resolved_player_id()
         params[f"mid{i}"] = e.move_id
         params[f"mn{i}"] = e.match_number
-        params[f"pl{i}"] = dumps(e.payload)
+        params[f"pl{i}"] = json_text(e.payload)
     return params
 
 

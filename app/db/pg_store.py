@@ -22,6 +22,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import psycopg
 
+from app.core.json_text import json_text
 from app.db.channel import CHANNEL, encode_note
 from app.db.pg_connections import PgConnections
 from app.db.pg_group import GroupCommit, group_params, group_write_sql
@@ -36,7 +37,6 @@ from app.db.pg_sql import (
     TABLE_SET,
     UPDATE_PLAYER,
     WRITE_SQL,
-    dumps,
     event_params,
     one_statement_write,
     players_of,
@@ -302,7 +302,7 @@ class PgStore:
         params.update(event_params(change.events))
         params["version"] = change.old_version
         if change.history is not None:
-            params["history"] = dumps(change.history)
+            params["history"] = json_text(change.history)
         params["channel"] = CHANNEL
         params["note"] = _note(change)
         async with self.connections.connection() as conn:
@@ -331,7 +331,7 @@ class PgStore:
                             players=t.players,
                             public=t.public,
                             clock=t.clock,
-                            history=None if change.history is None else dumps(change.history),
+                            history=None if change.history is None else json_text(change.history),
                         ),
                     )
                 ).fetchone()
@@ -345,7 +345,7 @@ class PgStore:
                     dict(
                         table_params(t),
                         version=change.old_version,
-                        history=None if change.history is None else dumps(change.history),
+                        history=None if change.history is None else json_text(change.history),
                     ),
                 )
                 if cur.rowcount != 1:
@@ -376,7 +376,7 @@ class PgStore:
                             e.resolved_player_id(),
                             e.move_id,
                             e.match_number,
-                            dumps(e.payload),
+                            json_text(e.payload),
                         )
                         for e in change.events
                     ],

@@ -16,8 +16,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
-
+from app.core.json_text import json_text
 from app.engine import Match, project_event, view_for
 from app.realtime.table_info import utc_iso
 
@@ -51,17 +50,12 @@ NESTED_VIEW_FIELDS = ("layout",)
 
 
 def encode(frame: Json) -> str:
-    """A frame as JSON text (compact; what goes on the wire). Keys that are not
-    strings (a seat number) are written as strings; a frame without any is encoded
-    without that option, which costs orjson twice the time.
+    """A frame as JSON text (compact; what goes on the wire; :func:`~app.core.json_text.json_text`).
 
-    >>> encode({"a": [1, None]}), encode({"scores": {0: 5}})
-    ('{"a":[1,null]}', '{"scores":{"0":5}}')
+    >>> encode({"type": "ack", "seq": 3}), encode({"scores": {0: 5}})
+    ('{"type":"ack","seq":3}', '{"scores":{"0":5}}')
     """
-    try:
-        return orjson.dumps(frame).decode()
-    except orjson.JSONEncodeError:
-        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    return json_text(frame)
 
 
 def project_stored_event(payload: Json, recipient: int | None) -> Json:
