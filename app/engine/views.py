@@ -136,10 +136,6 @@ def _public_view(match: Match) -> Json:
         "settlement": match.settlement,  # hands revealed at settlement (R22)
         "winner": match.winner,
     }
-    if earlier is not None:
-        _share_unchanged(public, earlier)
-        if public["layout"] is not earlier["layout"]:
-            _share_unchanged(public["layout"], earlier["layout"])
     match.public_view_cache = (key, public)
     return public
 
@@ -154,22 +150,6 @@ def _layout_of(rnd: Round, earlier: Json | None) -> Json:
     if len(before["tiles"]) == len(rnd.layout.tiles):
         return before
     return layout_data(rnd, before["tiles"])
-
-
-def _share_unchanged(new: Json, old: Json) -> None:
-    """Put ``old``'s object in ``new`` wherever the two hold equal values (same type), so
-    that every recipient's patch between the two states skips them by identity: they
-    are compared once per state here instead of once per recipient there.
-
-    >>> old, new = {"a": [1], "b": [2]}, {"a": [1], "b": [3]}
-    >>> _share_unchanged(new, old)
-    >>> new["a"] is old["a"], new["b"] is old["b"]
-    (True, False)
-    """
-    for key, value in new.items():
-        before = old.get(key)
-        if before is not value and type(before) is type(value) and before == value:
-            new[key] = before
 
 
 def view_for(match: Match, recipient: int | None, *, describe: bool = True) -> Json:
