@@ -125,6 +125,35 @@ def test_a_press_held_on_bare_felt_deselects_while_the_layout_words_arrive(new_p
     )
 
 
+def test_a_click_completes_when_a_frame_lands_during_the_press(new_page) -> None:  # type: ignore[no-untyped-def]
+    """A spectator arrives while the player to move holds a press on bare felt: the
+    presence frame is applied at once, but the page is redrawn only after the release,
+    so the click happens (the tile is deselected) and then the count shows the
+    spectator."""
+    ann, bob, code = start_two_player_game(new_page)
+    sync([ann, bob])
+    actor = ann if my_turn(ann) else bob
+    # the layout's words first (a press focusing the board asks for them; not this test)
+    actor.focus("svg.board")
+    actor.wait_for_function(
+        "document.querySelector('[data-testid=layout-description]').textContent !== ''"
+    )
+    actor.locator(f"[data-testid=hand-tile][data-tile='{hand(actor)[0]}']").click()
+    actor.wait_for_selector("svg.board [data-move]")
+    x, y = _empty_felt_point(actor)
+    actor.mouse.move(x, y)
+    actor.mouse.down()
+    eve = new_page()
+    eve.goto(f"/t/{code}?watch=1")
+    # the presence frame has reached the actor's page during the press
+    actor.wait_for_function("window.__fiveupTest.table().spectators === 1")
+    actor.mouse.up()
+    actor.wait_for_function("document.querySelector('[data-move]') === null")
+    actor.wait_for_function(
+        "document.querySelector('[data-testid=table-counts]').textContent.includes('1 watching')"
+    )
+
+
 def test_second_click_on_a_place_plays_and_pill_matches_the_log(new_page) -> None:  # type: ignore[no-untyped-def]
     ann, bob, _ = start_two_player_game(new_page)
     pages = [ann, bob]

@@ -17,6 +17,7 @@ import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import { createChat } from "./chat.js";
 import { reportVisibility } from "./presence.js";
+import { pressGuard } from "./press_guard.js";
 import * as S from "../state.js";
 import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNotice, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
 
@@ -28,6 +29,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   let layoutCache = { key: null, lay: null };
   let scheduled = false;
   let disposed = false;
+  const guard = pressGuard(); // a frame's redraw waits for a pressed pointer's release
   const chat = createChat({ code, send: (frame) => !!sock && sock.sendRaw(frame) });
   // This page hidden or shown again: the seat shows as away / connected (ui/presence.js).
   const visibility = reportVisibility((frame) => !!sock && st.token !== null && sock.sendRaw(frame));
@@ -42,8 +44,16 @@ export function openTable(root, app, code, { watch = false } = {}) {
     if (key === historyKey) return;
     historyKey = key;
     api.history(code, st.token).then((hist) => {
-      if (!disposed && historyKey === key) update({ history: hist });
+      if (!disposed && historyKey === key) arrived(() => update({ history: hist }));
     }).catch(() => { if (historyKey === key) historyKey = null; });
+  }
+
+  // What arrived from the server (a frame, a fetched history) is drawn once no pointer
+  // is pressed (ui/press_guard.js); what the person does (a pan, a drag, a key) at once.
+  let arriving = false, asked = false;
+  function arrived(apply) {
+    arriving = true;
+    try { apply(); } finally { arriving = false; }
   }
 
   function update(patch = {}, force = false) {
@@ -53,9 +63,18 @@ export function openTable(root, app, code, { watch = false } = {}) {
       Object.entries(patch).some(([k, v]) => JSON.stringify(st[k]) !== JSON.stringify(v));
     Object.assign(st, patch);
     if ("view" in patch || "table" in patch) refreshHistory();
-    if (!changed || scheduled || disposed) return;
+    if (!changed || disposed) return;
+    if (!arriving) asked = true;
+    if (scheduled) return;
     scheduled = true;
-    queueMicrotask(() => { scheduled = false; if (!disposed) render(); });
+    queueMicrotask(() => {
+      scheduled = false;
+      const now = asked;
+      asked = false;
+      if (disposed) return;
+      if (now) render();
+      else guard.run(() => { if (!disposed) render(); });
+    });
   }
 
   function connect() {
@@ -118,7 +137,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     // Frames still arriving on a socket we have replaced (e.g. the spectator socket
     // after joining a seat) are ignored: only the current socket speaks.
     const me = new TableSocket(code, st.token, Object.fromEntries(Object.entries(cb).map(
-      ([k, f]) => [k, (...args) => { if (sock === me && !disposed) f(...args); }])));
+      ([k, f]) => [k, (...args) => { if (sock === me && !disposed) arrived(() => f(...args)); }])));
     sock = me;
     sock.connect();
   }
@@ -317,6 +336,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     dropSocket: () => { if (sock && sock.ws) sock.ws.close(); },
     inject: (frame) => sock && sock.handle(frame),
     view: () => st.view, // what the page was sent (to compare the drawing with)
+    table: () => st.table, // the table info as applied (presence frames included), drawn or not yet
     sounds: () => soundLog.slice(),
   };
 
@@ -338,6 +358,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   return () => {
     disposed = true;
+    guard.stop();
     document.removeEventListener("keydown", onKey);
     visibility.stop();
     window.removeEventListener("resize", onResize);
