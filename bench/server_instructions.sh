@@ -17,7 +17,7 @@
 # Under valgrind the server is saturated by a few tables, so its group commits hold more
 # changes than at full speed; compare figures from this script with each other only.
 #
-# Environment: PGURL (postgresql://postgres@127.0.0.1:5432/postgres), PY (python3),
+# Environment: PGURL (postgresql://postgres@127.0.0.1:5432/postgres), PY (python3), PYTHONHASHSEED (0),
 # PORT (a free one). Needs valgrind (Debian's package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +48,8 @@ trap cleanup EXIT
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 psql -X "$pgurl" -qc "create database $db" >/dev/null
 export DATABASE_URL="$dburl" FIVEUP_LOG_LEVEL=WARNING FIVEUP_RATE_LIMIT_ENABLED=false
+# the same hash seed in every run: dict and set order, and so the count, do not vary
+export PYTHONHASHSEED="${PYTHONHASHSEED:-0}"
 "$py" -m app.cli migrate >/dev/null
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     "$py" -m app.cli serve --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
