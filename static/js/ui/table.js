@@ -3,7 +3,7 @@
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
 import { h, clear } from "../dom.js";
-import { t, sideLabel, pointsText, layoutDescription } from "../i18n.js";
+import { t, sideLabel, pointsText } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
@@ -50,7 +50,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   // What arrived from the server (a frame, a fetched history) is drawn once no pointer
   // is pressed (ui/press_guard.js); what the person does (a pan, a drag, a key) at once.
-  let arriving = false, asked = false;
+  let arriving = false, personAsked = false;
   function arrived(apply) {
     arriving = true;
     try { apply(); } finally { arriving = false; }
@@ -64,13 +64,13 @@ export function openTable(root, app, code, { watch = false } = {}) {
     Object.assign(st, patch);
     if ("view" in patch || "table" in patch) refreshHistory();
     if (!changed || disposed) return;
-    if (!arriving) asked = true;
+    if (!arriving) personAsked = true;
     if (scheduled) return;
     scheduled = true;
     queueMicrotask(() => {
       scheduled = false;
-      const now = asked;
-      asked = false;
+      const now = personAsked;
+      personAsked = false;
       if (disposed) return;
       if (now) render();
       else guard.run(() => { if (!disposed) render(); });
@@ -83,16 +83,6 @@ export function openTable(root, app, code, { watch = false } = {}) {
       onState: (s) => { app.setConn(s); update({ conn: s }); if (s === "open") visibility.report(); },
       onSnapshot: (m) => update(S.snapshotPatch(st, m)),
       onEvent: (m) => {
-        if (m.event && m.event.type === "description" && m.view) {
-          // Only the layout's words changed, asked for when the board took the focus (a
-          // press on it): write them in place. A whole redraw here would replace the
-          // element under the pointer before its release, and the browser would fire
-          // no click (a press on bare felt would not deselect the tile).
-          st.view = m.view;
-          const words = document.getElementById("layout-description");
-          if (words) words.textContent = layoutDescription(m.view);
-          return;
-        }
         const patch = { ...S.eventPatch(st, m), ...autopilotPatch(st, m) };
         // Sounds for live frames only (a replayed resync is old news).
         if (!m.replay && m.view) for (const name of soundsFor(st.view, m.view, st.you)) playSound(name);
