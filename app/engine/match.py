@@ -25,7 +25,7 @@ from .moves import Move
 from .places import PLACE_NAMES
 from .round import NO_TILE, RandomSource, Round
 from .sides import side_count, side_of
-from .tiles import NAMES, mask_of, parse_tile
+from .tiles import NAMES, mask_of, names_of_mask, parse_tile
 
 TARGET: Final = 61  # R4
 FORMAT: Final = 1  # serialisation format version
@@ -43,6 +43,7 @@ class Match:
 
     __slots__ = (
         "history",
+        "laid",
         "logged",
         "over",
         "own_log_cache",
@@ -85,6 +86,10 @@ class Match:
         #: the current round's log as :meth:`to_dict` writes it, for the round it was
         #: written for (a round's log only grows: each entry is converted once)
         self.logged: tuple[Round, list[list[Any]]] | None = None
+        #: the current round's layout and stock as :meth:`to_dict` writes them, for the
+        #: round they were written for (the layout only grows; the stock is the tail of
+        #: one list that only shrinks from its front)
+        self.laid: tuple[Round, list[str], list[str]] | None = None
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -270,11 +275,7 @@ class Match:
     def to_dict(self) -> Json:
         """The whole state as JSON-compatible data (holds hidden tiles: server-side only)."""
         rnd = self.round
-        layout = rnd.layout
-        laid: list[str] = []
-        for t in layout.tiles:
-            at = layout.at[t]
-            laid.append(NAMES[t] if at == OPENING else f"{NAMES[t]}@{PLACE_NAMES[at]}")
+        laid, stock = self._layout_and_stock(rnd)
         return {
             "format": FORMAT,
             "players": self.players,
@@ -288,8 +289,8 @@ class Match:
             "round": {
                 "starter": rnd.starter,
                 "turn": rnd.turn,
-                "hands": [[NAMES[t] for t in rnd.hand(s)] for s in range(self.players)],
-                "stock": [NAMES[t] for t in rnd.stock_tiles()],
+                "hands": [names_of_mask(h) for h in rnd.hands],
+                "stock": stock,
                 "layout": laid,
                 "must_play": None if rnd.must_play == NO_TILE else NAMES[rnd.must_play],
                 "awards": list(rnd.awards),
@@ -298,6 +299,19 @@ class Match:
                 "finisher": rnd.finisher,
             },
         }
+
+    def _layout_and_stock(self, rnd: Round) -> tuple[list[str], list[str]]:
+        """``rnd``'s layout (``"tile"`` for the opening tile, else ``"tile@place"``) and
+        undrawn stock, in order, as :meth:`to_dict` writes them (new lists; each tile's
+        text is made once per round)."""
+        if self.laid is None or self.laid[0] is not rnd:
+            self.laid = (rnd, [], [NAMES[t] for t in rnd.stock_tiles()])
+        layout = rnd.layout
+        done, stock = self.laid[1], self.laid[2]
+        for t in layout.tiles[len(done) :]:
+            at = layout.at[t]
+            done.append(NAMES[t] if at == OPENING else f"{NAMES[t]}@{PLACE_NAMES[at]}")
+        return done.copy(), stock[len(stock) - rnd.stock_size :]
 
     def _log_lists(self, rnd: Round) -> list[list[Any]]:
         """``rnd``'s log as lists (a new list; its entries are shared, never mutated)."""

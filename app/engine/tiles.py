@@ -13,6 +13,7 @@ it into and from the notation ``"a|b"`` (low pip first, R1).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final
 
 from .errors import NotationError
@@ -95,6 +96,16 @@ def tiles_of_mask(mask: int) -> list[Tile]:
         out.append(low_bit.bit_length() - 1)
         mask ^= low_bit
     return out
+
+
+@lru_cache(maxsize=8192)
+def names_of_mask(mask: int) -> list[str]:
+    """The names of a bit mask's tiles, in set order: one shared list per mask (read-only).
+
+    >>> names_of_mask(BIT[1] | BIT[27])
+    ['0|1', '6|6']
+    """
+    return [NAMES[t] for t in tiles_of_mask(mask)]
 
 
 def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:

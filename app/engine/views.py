@@ -18,8 +18,6 @@ drawn tile but your own, until the settlement reveals the hands (R5, R22).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .describe import describe_layout
 from .layout import OPENING
 from .log_entries import entry_dict, entry_from_list
@@ -27,7 +25,7 @@ from .match import Json, Match
 from .places import PLACE_NAMES, PLACE_VALUE, side_name
 from .round import NO_TILE, Round
 from .sides import sides_seats
-from .tiles import NAMES, tiles_of_mask
+from .tiles import NAMES, names_of_mask
 
 VIEW_FORMAT = 1
 
@@ -200,7 +198,7 @@ def own_fields(match: Match, recipient: int | None) -> Json:
     you = recipient
     fields: Json = {
         "you": you,
-        "hand": _hand_names(rnd.hands[you]),
+        "hand": names_of_mask(rnd.hands[you]),  # one shared list per hand
         "must_play": NAMES[rnd.must_play] if rnd.turn == you and rnd.must_play >= 0 else None,
         "legal": legal_entries(match, you),
     }
@@ -240,13 +238,6 @@ def _own_log(match: Match, seat: int) -> list[Json] | None:
             grown.append(public_log[i])
     match.own_log_cache[seat] = (key, len(rnd.log), grown)
     return grown
-
-
-@lru_cache(maxsize=8192)
-def _hand_names(mask: int) -> list[str]:
-    """A hand's tile names in set order, one shared list per hand (read-only, like every
-    view): a seat's hand in successive views is then the same object until it changes."""
-    return [NAMES[t] for t in tiles_of_mask(mask)]
 
 
 def history_for(match: Match, recipient: int | None) -> list[Json]:
