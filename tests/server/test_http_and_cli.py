@@ -88,7 +88,7 @@ async def test_history_over_http_is_projected(http: httpx.AsyncClient) -> None:
     assert spectator.json()["you"] is None and spectator.json()["rounds"][0]["moves"] == []
 
 
-def test_fiveup_migrate_creates_the_schema_on_postgres() -> None:
+def test_fiveup_migrate_creates_the_schema_on_postgres_with_room_for_row_updates() -> None:
     admin = os.environ.get("FIVEUP_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
     name = f"fiveup_cli_{secrets.token_hex(4)}"
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -109,7 +109,12 @@ def test_fiveup_migrate_creates_the_schema_on_postgres() -> None:
                 r[0]
                 for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname='public'")
             }
+            options = conn.execute(
+                "SELECT reloptions FROM pg_class WHERE relname = 'game_tables'"
+            ).fetchone()
         assert {"game_tables", "players", "table_events", "alembic_version"} <= tables
+        # every commit rewrites its table's row: room on the page keeps it a HOT update
+        assert options is not None and "fillfactor=50" in (options[0] or [])
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
