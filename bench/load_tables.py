@@ -365,7 +365,10 @@ async def run_bots(
     ws_base = "ws" + base[len("http") :]
     bots = [TableBot(run, first_index + i) for i in range(tables)]
     gate = asyncio.Semaphore(args.setup_concurrency)
-    limits = httpx.Limits(max_connections=args.setup_concurrency)
+    # idle connections are dropped here before the server's keep-alive timeout (5 s by
+    # default) closes them: a request sent on a connection the server is closing at that
+    # moment fails with ReadError (it cost a table's setup now and then at 500 tables)
+    limits = httpx.Limits(max_connections=args.setup_concurrency, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
 
         async def prepare(bot: TableBot) -> TableBot | None:
