@@ -41,12 +41,12 @@ import resource
 import socket
 import sys
 import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -174,6 +174,7 @@ class TableBot:
         self.pending: dict[int, tuple[float, int, set[int]]] = {}
         self.next_round_sent: list[tuple[int, int]] = [(0, 0)] * self.players
         self.rematch_sent: list[int] = [0] * self.players
+        self.moves_sent = 0  # numbers the move ids
         self.match_no = 0
         # --think-ms: the seq each seat has finished thinking about, and who is thinking
         self.thought: list[int] = [-1] * self.players
@@ -239,7 +240,7 @@ class TableBot:
                 now = time.perf_counter()
                 if run.in_window(now):
                     stats.frames += 1
-                msg = json.loads(raw)
+                msg = orjson.loads(raw)
                 kind = msg.get("type")
                 if kind == "event" and run.in_window(now):
                     stats.event_frames += 1
@@ -317,14 +318,17 @@ class TableBot:
             places = [m for m in legal if m["kind"] in ("place", "open")]
             # a placement if there is one, else draw, else pass
             choice = run.rng.choice(places)["move"] if places else legal[0]["move"]
-            move_id = uuid.uuid4().hex
+            self.moves_sent += 1
+            move_id = f"m{self.moves_sent}"  # unique at its table, as the protocol asks
             self.inflight[seat] = move_id
             t0 = time.perf_counter()
             self.pending[seq + 1] = (t0, seat, set())
             if run.in_window(t0):
                 run.stats.sent += 1
             await ws.send(
-                json.dumps({"type": "move", "move": choice, "move_id": move_id, "seq": seq})
+                orjson.dumps(
+                    {"type": "move", "move": choice, "move_id": move_id, "seq": seq}
+                ).decode()
             )
         elif phase == "round_over":
             key = (self.match_no, int(view.get("round") or 0))
