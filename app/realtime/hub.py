@@ -44,7 +44,7 @@ from app.realtime.hub_presence import Feed, PresenceMixin
 from app.realtime.patch import diff
 from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.revoke import REVOKING_KINDS, close_revoked
-from app.realtime.table_info import table_info
+from app.realtime.table_info import seats_key, table_info
 
 log = logging.getLogger(__name__)
 
@@ -90,21 +90,31 @@ class Hub(NoticeMixin, PresenceMixin):
         match: Match | None,
         *,
         track: bool = True,
-        before: Json | None = None,
+        feed: Feed | None = None,
     ) -> Json:
+        """The table info now. With ``feed``: built on the info it sent last (its seats
+        taken as they are when nothing they show has changed since: the same players
+        and no presence change), and remembered there with what its seats show."""
         if track:
             self._track(table.id)  # the sockets here may have just changed seats
-        return table_info(
+        before = feed.info if feed is not None else None
+        key = seats_key(table, players, self.presence_log.revision(table.id))
+        known = before is not None and feed is not None and feed.seats_key == key
+        info = table_info(
             table,
             players,
             match,
             next_round_seconds=self.next_round_seconds,
-            connected=self.connected_seats(table.id),
+            connected=None if known else self.connected_seats(table.id),
             spectators=self.spectator_count(table.id),
             clocks=self.clocks,
-            presence=self.seat_presence(table.id, table.players),
+            presence=None if known else self.seat_presence(table.id, table.players),
             before=before,
+            seats=before["seats"] if known and before is not None else None,
         )
+        if feed is not None:
+            feed.seats_key = key
+        return info
 
     # -- sockets come and go -------------------------------------------------------------
     async def attach(self, conn: Connection) -> None:
@@ -197,7 +207,7 @@ class Hub(NoticeMixin, PresenceMixin):
         )
         conn.last_seq = cu.table.seq
         if feed.seq < 0 or cu.table.seq > feed.seq:  # the feed is at the database's seq now
-            feed.seq, feed.match, feed.info = cu.table.seq, match, info
+            feed.seq, feed.match, feed.info, feed.seats_key = cu.table.seq, match, info, None
             feed.sent = Sent(public_part(match))
         feed.sent.views.setdefault(conn.seat, own_part(match, conn.seat))
 
@@ -250,7 +260,7 @@ class Hub(NoticeMixin, PresenceMixin):
             return
         # too far behind for events: every socket gets a fresh snapshot
         feed.seq, feed.match, feed.sent = cu.table.seq, match, Sent(public_part(match))
-        feed.info = self._info(cu.table, cu.players, match)
+        feed.info, feed.seats_key = self._info(cu.table, cu.players, match), None
         for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
             self._drop(feed, c)
         for c in feed.conns:
@@ -295,8 +305,9 @@ class Hub(NoticeMixin, PresenceMixin):
                 if c.seat != seat and match is not None:
                     followed.add(c)  # another recipient now: a snapshot, not patches
         self._note_seated(feed.table_id, events)
-        info = self._info(table, players, match, track=seating, before=feed.info)
-        table_patch = diff(feed.info, info) if feed.info is not None else {"set": info}
+        sent_info = feed.info
+        info = self._info(table, players, match, track=seating, feed=feed)
+        table_patch = diff(sent_info, info) if sent_info is not None else {"set": info}
         feed.info = info
         # each recipient class's frames, encoded once (app/realtime/delivery.py)
         texts, sent = event_texts(

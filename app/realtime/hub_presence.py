@@ -53,6 +53,8 @@ class Feed:
     #: the seats taken and which of them are persons, at the last delivery: presence
     #: is looked at again only when that or the sockets' seats change
     roster: tuple[tuple[int, bool], ...] | None = None
+    #: what the seats of ``info`` show (``table_info.seats_key``; None: not known)
+    seats_key: object = None
 
 
 class PresenceMixin:

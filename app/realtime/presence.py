@@ -231,6 +231,9 @@ class PresenceLog:
         self.keep = keep
         self._seats: dict[int, dict[int, SeatPresence]] = {}
         self._pruned = started
+        #: per table, the stamp of its last change (stamps only grow: see revision)
+        self._revisions: dict[int, int] = {}
+        self._stamp = 0
 
     def update(self, table_id: int, states: dict[int, str], now: float) -> bool:
         """Record the seats' states now (a seat not in ``states`` is disconnected); True
@@ -248,6 +251,8 @@ class PresenceLog:
             if seats.get(seat, (DISCONNECTED,))[0] != state:
                 seats[seat] = (state, now)
                 changed = True
+        if changed:
+            self._changed(table_id)
         return changed
 
     def seated(self, table_id: int, seat: int, now: float) -> None:
@@ -260,6 +265,26 @@ class PresenceLog:
         """
         if self.get(table_id, seat)[0] == DISCONNECTED:
             self._seats.setdefault(table_id, {})[seat] = (DISCONNECTED, now)
+            self._changed(table_id)
+
+    def revision(self, table_id: int) -> int:
+        """A number that changes whenever :meth:`get` or :meth:`present` may answer
+        differently for the table, and never comes back to an earlier value while the
+        table is known (0: nothing recorded for it).
+
+        >>> log = PresenceLog(started=10.0)
+        >>> before = log.revision(7)
+        >>> log.update(7, {1: "connected"}, now=20.0), log.revision(7) != before
+        (True, True)
+        >>> after = log.revision(7)
+        >>> log.update(7, {1: "connected"}, now=25.0), log.revision(7) == after
+        (False, True)
+        """
+        return self._revisions.get(table_id, 0)
+
+    def _changed(self, table_id: int) -> None:
+        self._stamp += 1
+        self._revisions[table_id] = self._stamp
 
     def get(self, table_id: int, seat: int) -> SeatPresence:
         """A seat's state and since when."""
@@ -277,3 +302,4 @@ class PresenceLog:
         for table_id, seats in list(self._seats.items()):
             if all(st == DISCONNECTED and now - at > self.keep for st, at in seats.values()):
                 del self._seats[table_id]
+                self._revisions.pop(table_id, None)  # (its last stamp was above 0)

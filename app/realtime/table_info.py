@@ -69,6 +69,7 @@ def table_info(
     presence: Mapping[int, tuple[str, float]] | None = None,
     clocks: Presets | None = None,
     before: Json | None = None,
+    seats: list[Json] | None = None,
 ) -> Json:
     """The public description of a table as it stands (JSON-ready, ``TableInfo``).
 
@@ -77,34 +78,16 @@ def table_info(
     presets' numbers (the settings; their defaults if None). ``before``: the info this
     caller built last for the table, with the same ``clocks``: its seats, sides and
     clock are reused where they are unchanged, so that a patch against it skips them by
-    identity (read-only, like every info)."""
-    by_seat = {p.seat: p for p in players}
-    online = set(connected or ())
-    seats: list[Json] = []
-    for s in range(table.players):
-        player = by_seat.get(s)
-        seat: Json = {
-            "seat": s,
-            "name": player.name if player else None,
-            "side": side_of(s, table.players),  # R2 partnerships, from the engine
-            "connected": s in online,
-            "bot": player.bot if player else None,  # a computer player's level
-            "autopilot": player is not None and player.bot is None and player.autopilot,
-            "presence": None,
-            "since": None,
-        }
-        if player is not None and player.bot is None:
-            state, since = (presence or {}).get(
-                s, ("connected" if s in online else "disconnected", None)
-            )
-            seat["presence"] = state
-            seat["since"] = None if since is None else unix_iso(since)
-        seats.append(seat)
+    identity (read-only, like every info). ``seats``: the seats as they stand, when the
+    caller knows them (``before``'s, known unchanged); ``connected`` and ``presence``
+    are then not looked at."""
+    if seats is None:
+        seats = seat_list(table, players, connected, presence)
+        if before is not None and before["seats"] == seats:
+            seats = before["seats"]
     sides: list[list[int]] | None = None
     clock: Json | None = None
     if before is not None:
-        if before["seats"] == seats:
-            seats = before["seats"]
         if before["players"] == table.players:
             sides = before["sides"]
         if before["clock"]["preset"] == table.clock:
@@ -139,6 +122,51 @@ def table_info(
         "banks": list(table.banks) if table.banks is not None else None,
         "resigned": table.resigned,
     }
+
+
+def seat_list(
+    table: TableState,
+    players: list[PlayerState],
+    connected: list[int] | None,
+    presence: Mapping[int, tuple[str, float]] | None,
+) -> list[Json]:
+    """A table info's ``seats``: each seat's player, side (R2) and presence. Depends on
+    nothing else than these: the table's number of seats, the players' seats, names,
+    levels and autopilot, and the presence (see :func:`seats_key`)."""
+    by_seat = {p.seat: p for p in players}
+    online = set(connected or ())
+    seats: list[Json] = []
+    for s in range(table.players):
+        player = by_seat.get(s)
+        seat: Json = {
+            "seat": s,
+            "name": player.name if player else None,
+            "side": side_of(s, table.players),  # R2 partnerships, from the engine
+            "connected": s in online,
+            "bot": player.bot if player else None,  # a computer player's level
+            "autopilot": player is not None and player.bot is None and player.autopilot,
+            "presence": None,
+            "since": None,
+        }
+        if player is not None and player.bot is None:
+            state, since = (presence or {}).get(
+                s, ("connected" if s in online else "disconnected", None)
+            )
+            seat["presence"] = state
+            seat["since"] = None if since is None else unix_iso(since)
+        seats.append(seat)
+    return seats
+
+
+def seats_key(table: TableState, players: list[PlayerState], presence_revision: int) -> object:
+    """What :func:`seat_list` depends on, given the presence's revision
+    (:meth:`app.realtime.presence.PresenceLog.revision`): two equal keys mean equal
+    seats."""
+    return (
+        table.players,
+        presence_revision,
+        tuple((p.seat, p.name, p.bot, p.autopilot) for p in players),
+    )
 
 
 def lobby_entry(

@@ -211,3 +211,47 @@ async def test_absent_since_is_none_while_a_seat_has_a_socket_anywhere(pg_url: s
         assert len(changes) == 6
     finally:
         await service.close()
+
+
+async def test_a_moves_table_patch_brings_the_seats_presence_up_to_date(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
+    """The table info a client builds from event frames (snapshot, then ``table_patch``)
+    shows each seat's presence as it stands: a move after a seat went away, came back and
+    left carries the seats that changed (the hub reuses the seats it sent only while
+    nothing they show has changed)."""
+    code, tokens = await seat_table(http, 2)
+    ann = await WsClient(_url(live, code, tokens[0]), "ann").connect()
+    bob = await WsClient(_url(live, code, tokens[1]), "bob").connect()
+    watcher = await WsClient(_url(live, code), "watcher").connect()
+    for c in (ann, bob, watcher):
+        await c.wait_for(lambda c: _state(c, 0) == _state(c, 1) == "connected")
+    players = {0: ann, 1: bob}
+
+    async def a_move_and_the_seats_agree_with_http() -> None:
+        assert ann.view is not None
+        mover = players[ann.view["turn"]]
+        assert mover.view is not None
+        legal = [m["move"] for m in mover.view["legal"]]
+        seq = mover.last_seq
+        await mover.request(
+            {"type": "move", "move": legal[0], "move_id": f"m{seq}", "seq": seq}, ("ack",)
+        )
+        await watcher.wait_for(lambda c: c.last_seq > seq)
+        truth = (await http.get(f"/api/tables/{code}")).json()["seats"]
+        assert watcher.table is not None and watcher.table["seats"] == truth
+
+    await a_move_and_the_seats_agree_with_http()  # nothing changed: the seats as sent
+    await bob.send({"type": "presence", "state": "away"})
+    await watcher.wait_for(lambda c: _state(c, 1) == "away")
+    await a_move_and_the_seats_agree_with_http()
+    await bob.send({"type": "presence", "state": "here"})
+    await watcher.wait_for(lambda c: _state(c, 1) == "connected")
+    await a_move_and_the_seats_agree_with_http()
+    await bob.close()
+    await watcher.wait_for(lambda c: _state(c, 1) == "disconnected")
+    players[1] = bob = await WsClient(_url(live, code, tokens[1]), "bob again").connect()
+    await watcher.wait_for(lambda c: _state(c, 1) == "connected")
+    await a_move_and_the_seats_agree_with_http()
+    for c in (ann, bob, watcher):
+        await c.close()
