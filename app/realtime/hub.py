@@ -97,24 +97,25 @@ class Hub(NoticeMixin, PresenceMixin):
         and no presence change), and remembered there with what its seats show."""
         if track:
             self._track(table.id)  # the sockets here may have just changed seats
-        before = feed.info if feed is not None else None
-        key = seats_key(table, players, self.presence_log.revision(table.id))
-        known = before is not None and feed is not None and feed.seats_key == key
-        info = table_info(
+        before = seats = key = None
+        if feed is not None:
+            before = feed.info
+            key = seats_key(table, players, self.presence_log.revision(table.id))
+            if before is not None and feed.seats_key == key:
+                seats = before["seats"]  # nothing they show has changed
+            feed.seats_key = key
+        return table_info(
             table,
             players,
             match,
             next_round_seconds=self.next_round_seconds,
-            connected=None if known else self.connected_seats(table.id),
+            connected=None if seats is not None else self.connected_seats(table.id),
             spectators=self.spectator_count(table.id),
             clocks=self.clocks,
-            presence=None if known else self.seat_presence(table.id, table.players),
+            presence=None if seats is not None else self.seat_presence(table.id, table.players),
             before=before,
-            seats=before["seats"] if known and before is not None else None,
+            seats=seats,
         )
-        if feed is not None:
-            feed.seats_key = key
-        return info
 
     # -- sockets come and go -------------------------------------------------------------
     async def attach(self, conn: Connection) -> None:
