@@ -119,7 +119,7 @@ def test_a_press_held_on_bare_felt_deselects_while_the_layout_words_arrive(new_p
     actor.mouse.up()
     actor.wait_for_function("document.querySelector('[data-move]') === null")
     assert actor.get_attribute("[data-testid=turn-indicator]", "data-selected") in ("", None)
-    # the words asked for on focus were written in place
+    # the words asked for on focus arrived, and were drawn once the press was over
     actor.wait_for_function(
         "document.querySelector('[data-testid=layout-description]').textContent !== ''"
     )

@@ -41,15 +41,24 @@ def _parses(since: str | None) -> bool:
     return since is not None and since.endswith("Z") and bool(datetime.fromisoformat(since))
 
 
-async def test_a_hidden_page_shows_its_seat_away_to_the_others_then_connected_again(
+async def _two_seats_and_a_watcher(
     live: ServerProcess, http: httpx.AsyncClient
-) -> None:
+) -> tuple[str, list[str], WsClient, WsClient, WsClient]:
+    """A started 2-seat table with both seats and a spectator connected, each of them
+    seeing both seats connected."""
     code, tokens = await seat_table(http, 2)
     ann = await WsClient(_url(live, code, tokens[0]), "ann").connect()
     bob = await WsClient(_url(live, code, tokens[1]), "bob").connect()
     watcher = await WsClient(_url(live, code), "watcher").connect()
     for c in (ann, bob, watcher):
         await c.wait_for(lambda c: _state(c, 0) == _state(c, 1) == "connected")
+    return code, tokens, ann, bob, watcher
+
+
+async def test_a_hidden_page_shows_its_seat_away_to_the_others_then_connected_again(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
+    code, _, ann, bob, watcher = await _two_seats_and_a_watcher(live, http)
     await bob.send({"type": "presence", "state": "away"})
     for c in (ann, watcher):
         await c.wait_for(lambda c: _state(c, 1) == "away")
@@ -220,12 +229,7 @@ async def test_a_moves_table_patch_brings_the_seats_presence_up_to_date(
     shows each seat's presence as it stands: a move after a seat went away, came back and
     left carries the seats that changed (the hub reuses the seats it sent only while
     nothing they show has changed)."""
-    code, tokens = await seat_table(http, 2)
-    ann = await WsClient(_url(live, code, tokens[0]), "ann").connect()
-    bob = await WsClient(_url(live, code, tokens[1]), "bob").connect()
-    watcher = await WsClient(_url(live, code), "watcher").connect()
-    for c in (ann, bob, watcher):
-        await c.wait_for(lambda c: _state(c, 0) == _state(c, 1) == "connected")
+    code, tokens, ann, bob, watcher = await _two_seats_and_a_watcher(live, http)
     players = {0: ann, 1: bob}
 
     async def a_move_and_the_seats_agree_with_http() -> None:
