@@ -4,7 +4,16 @@ the selection (never plays it); Esc or a click on empty felt deselects."""
 
 from __future__ import annotations
 
-from .flows import hand, my_turn, round_over, seq_of, start_two_player_game, sync, wait_seq
+from .flows import (
+    click_target,
+    hand,
+    my_turn,
+    round_over,
+    seq_of,
+    start_two_player_game,
+    sync,
+    wait_seq,
+)
 
 
 def _targets(page) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
@@ -194,7 +203,7 @@ def test_second_click_on_a_place_plays_and_pill_matches_the_log(new_page) -> Non
         assert best is not None
         if selected != best_tile:
             _select_and_read_places(actor, best_tile)  # the best place is another tile's
-        actor.locator(f"svg.board [data-move='{best['move']}']").click()
+        click_target(actor, best["move"])
         wait_seq(actor, before + 1)
         sync(pages)
         # The log's points for that move say what the pill said: raw → +displayed (R3).
