@@ -227,7 +227,7 @@ class Layout:
 
     def copy(self) -> Layout:
         """An independent copy (for search)."""
-        other = Layout.__new__(Layout)
+        other = Layout()
         other.tiles = self.tiles.copy()
         other.at = self.at.copy()
         other.via = self.via.copy()

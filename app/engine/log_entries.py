@@ -2,7 +2,7 @@
 show, and as the compact lists a stored match keeps (:meth:`~app.engine.match.Match.to_dict`).
 
 >>> from .moves import Move
->>> entry = LogEntry((1, Move.parse("draw"), 0, NO_TILE, False))
+>>> entry = (1, Move.parse("draw"), 0, NO_TILE, False)
 >>> entry_from_list(entry_list(entry)) == entry
 True
 >>> entry_dict(1, 0, entry)["kind"], entry_dict(1, 0, entry)["drawn"]
@@ -49,12 +49,10 @@ def entry_list(entry: LogEntry) -> list[Any]:
 def entry_from_list(data: Sequence[Any]) -> LogEntry:
     """A stored log entry (:func:`entry_list`) read back."""
     seat, text, points, drawn, must_play = data
-    return LogEntry(
-        (
-            int(seat),
-            Move.parse(text),
-            int(points),
-            NO_TILE if drawn is None else parse_tile(drawn),
-            bool(must_play),
-        )
+    return (
+        int(seat),
+        Move.parse(text),
+        int(points),
+        NO_TILE if drawn is None else parse_tile(drawn),
+        bool(must_play),
     )

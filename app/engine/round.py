@@ -20,7 +20,7 @@ app.engine.errors.IllegalMove: R9: 0|2 does not match 1|4:low, which shows 1
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal, Protocol, cast
+from typing import Final, Literal, Protocol, TypeAlias, cast
 
 from .errors import IllegalMove
 from .layout import Layout
@@ -52,13 +52,13 @@ class RandomSource(Protocol):
 
     def shuffle(self, x: list[int]) -> None: ...
 
-    def randrange(self, start: int, stop: int | None = ..., step: int = ...) -> int: ...
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
 
 
-class LogEntry(tuple[int, Move, int, int, bool]):
-    """``(seat, move, raw points, drawn tile or -1, must play the drawn tile)``."""
-
-    __slots__ = ()
+#: one move of a round's log: ``(seat, move, raw points, drawn tile or -1, must play the
+#: drawn tile)`` — a plain tuple (the compiled engine stores it as one, and the collector
+#: untracks tuples of plain values)
+LogEntry: TypeAlias = tuple[int, Move, int, int, bool]
 
 
 def settlement_deduction(pips: int) -> int:
@@ -253,14 +253,14 @@ class Round:
             self._stock_pos += 1
             self.hands[seat] |= BIT[tile]
             fits = bool(VALUE_MASK[tile] & self.layout.open_values)
-            self.log.append(LogEntry((seat, move, 0, tile, fits)))
+            self.log.append((seat, move, 0, tile, fits))
             if fits:
                 self.must_play = tile  # R18: drawing stops; that tile must be placed
             elif self._stock_pos == len(self._stock):
                 self._check_block()  # R20
             return 0
         if kind == "pass":
-            self.log.append(LogEntry((seat, move, 0, NO_TILE, False)))
+            self.log.append((seat, move, 0, NO_TILE, False))
             self.turn = (seat + 1) % self.players  # R19
             self._check_block()
             return 0
@@ -274,7 +274,7 @@ class Round:
         self.must_play = NO_TILE
         self.hands[seat] &= ~BIT[laid]
         self.awards[seat] += points
-        self.log.append(LogEntry((seat, move, points, NO_TILE, False)))
+        self.log.append((seat, move, points, NO_TILE, False))
         if not self.hands[seat]:
             self.result = "domino"  # R21: the seat finished
             self.finisher = seat
@@ -307,12 +307,10 @@ class Round:
 
     # -- copying and checking ----------------------------------------------------------
     def copy(self) -> Round:
-        other = Round.__new__(Round)
-        other.players = self.players
-        other.hands = self.hands.copy()
-        other._stock = self._stock
+        """An independent copy (for search). Built through the constructor, not
+        ``Round.__new__``: the compiled engine (docs/decisions.md) has no bare instances."""
+        other = Round(self.players, self.hands, self._stock, self.starter)
         other._stock_pos = self._stock_pos
-        other.starter = self.starter
         other.turn = self.turn
         other.layout = self.layout.copy()
         other.must_play = self.must_play
