@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from types import TracebackType
 
 
@@ -37,21 +38,37 @@ class KeyedLocks:
 
 
 class _KeyLock:
-    """One key's lock and how many hold or await it (the entry goes at zero)."""
+    """One key's lock: held or not, its waiters in arrival order, and how many hold or
+    await it (the entry goes at zero). Taking a free lock creates nothing (no
+    ``asyncio.Lock``, no future): that is every take on the move path but a clash.
+    A release hands the lock to the first waiter, which then holds it; a waiter
+    cancelled after the hand-over passes it on."""
 
-    __slots__ = ("_key", "_lock", "_owner", "_users")
+    __slots__ = ("_held", "_key", "_owner", "_users", "_waiters")
 
     def __init__(self, owner: KeyedLocks, key: int) -> None:
         self._owner = owner
         self._key = key
-        self._lock = asyncio.Lock()
+        self._held = False
+        self._waiters: deque[asyncio.Future[None]] | None = None
         self._users = 0
 
     async def __aenter__(self) -> None:
         self._users += 1
+        if not self._held:
+            self._held = True
+            return
+        if self._waiters is None:
+            self._waiters = deque()
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
         try:
-            await self._lock.acquire()
+            await waiter  # resolved by the release that hands the lock over
         except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                self._release()  # handed over, then cancelled: the next one gets it
+            else:
+                self._waiters.remove(waiter)
             self._leave()
             raise
 
@@ -61,8 +78,17 @@ class _KeyLock:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self._lock.release()
+        self._release()
         self._leave()
+
+    def _release(self) -> None:
+        waiters = self._waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)  # it holds the lock now (still held)
+                return
+        self._held = False
 
     def _leave(self) -> None:
         self._users -= 1

@@ -60,3 +60,45 @@ async def test_an_error_inside_releases_the_lock() -> None:
     async with locks(3):
         assert locks.held() == [3]
     assert locks.held() == []
+
+
+async def test_a_waiter_cancelled_once_the_lock_was_handed_to_it_passes_it_on() -> None:
+    locks = KeyedLocks()
+    order: list[str] = []
+    entered, proceed = asyncio.Event(), asyncio.Event()
+    tasks: dict[str, asyncio.Task[None]] = {}
+
+    async def holder() -> None:
+        async with locks(9):
+            entered.set()
+            await proceed.wait()
+        tasks["second"].cancel()  # handed the lock by the release above, before it ran
+
+    async def waiter(name: str) -> None:
+        async with locks(9):
+            order.append(name)
+
+    first = asyncio.create_task(holder())
+    await entered.wait()
+    tasks["second"] = asyncio.create_task(waiter("second"))
+    third = asyncio.create_task(waiter("third"))
+    await asyncio.sleep(0)  # both wait now
+    proceed.set()
+    await first
+    with pytest.raises(asyncio.CancelledError):
+        await tasks["second"]
+    await asyncio.wait_for(third, 2)  # (a lock kept by the cancelled one: a timeout)
+    assert order == ["third"] and locks.held() == []
+
+
+async def test_waiters_get_the_lock_in_the_order_they_came() -> None:
+    locks = KeyedLocks()
+    order: list[int] = []
+
+    async def take(n: int) -> None:
+        async with locks(4):
+            order.append(n)
+            await asyncio.sleep(0)
+
+    await asyncio.gather(*(take(n) for n in range(6)))
+    assert order == list(range(6)) and locks.held() == []
