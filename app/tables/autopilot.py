@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from app.bots import Level
 from app.db.records import PlayerState, TableStatus
@@ -58,17 +58,19 @@ class AutopilotRules:
             return None
         return max(0.0, absent_since + self.grace_seconds - now)
 
-    def wait(self, tx: TableChange, now: datetime) -> float | None:
+    def wait(self, tx: TableChange, now: datetime | None = None) -> float | None:
         """Seconds until the autopilot plays for the seat to move (0: due now; None: not
         as things stand). A seat on autopilot is due at once (the caller adds the bots'
         pause); a clock table at its stored deadline; a table without a clock when the
-        seat's player has been disconnected for the grace period."""
+        seat's player has been disconnected for the grace period. ``now``: the time it
+        is (read here when not given, and only for a table with a deadline)."""
         player = person_to_move(tx)
         if player is None:
             return None
         if player.autopilot:
             return 0.0
         if tx.table.turn_deadline is not None:
+            now = now or datetime.now(UTC)
             return max(0.0, (tx.table.turn_deadline - now).total_seconds())
         if tx.table.clock == "none" and self.absent_since is not None:
             since = self.absent_since(tx.table.id, player.seat)

@@ -52,7 +52,6 @@ from app.engine import view_for
 from app.tables.autopilot import AutopilotRules
 from app.tables.bots import bot_to_move, level_of
 from app.tables.change import TableChange
-from app.tables.clock import now_utc
 from app.tables.errors import TableError
 from app.tables.timers import Timers
 
@@ -156,7 +155,7 @@ class BotTurns:
         if bot_to_move(tx) is not None:
             self.schedule(tx.table.id, tx.table.seq)
             return True
-        wait = self.rules.wait(tx, now_utc()) if self.rules is not None else None
+        wait = self.rules.wait(tx) if self.rules is not None else None
         if wait is None:
             return False
         # due now (on autopilot, a draw of its own, a grace long gone): after the bots'
@@ -192,7 +191,7 @@ class BotTurns:
             if bot is not None:
                 seat, level, move_id, play = bot.seat, level_of(bot.bot), f"bot-{seq}", self._play
             else:
-                wait = self.rules.wait(tx, now_utc()) if self.rules is not None else None
+                wait = self.rules.wait(tx) if self.rules is not None else None
                 if wait is None or tx.match.turn is None or self._play_auto is None:
                     return  # nobody to play for (the player came back)
                 if wait > 0:

@@ -60,15 +60,20 @@ def deadline(start: datetime, clock: Clock, bank: float) -> datetime:
     return start + timedelta(seconds=(clock.move_seconds or 0.0) + bank)
 
 
-def settle(tx: TableChange, clock: Clock, now: datetime, *, at_once: bool = False) -> None:
+def settle(
+    tx: TableChange, clock: Clock, now: datetime | None = None, *, at_once: bool = False
+) -> None:
     """Set the table's ``turn_deadline`` and ``banks`` for the state after this change
-    (called by the write path for every change with events). ``at_once``: the change
-    was an autopilot move and the same seat is still to move (it drew): its next move
-    is due now."""
+    (called by the write path for every change with events). ``now``: the time of the
+    change (read here when not given, and only for a table with a clock). ``at_once``:
+    the change was an autopilot move and the same seat is still to move (it drew): its
+    next move is due now."""
     table, m = tx.table, tx.match
     if clock.move_seconds is None:
         table.turn_deadline, table.banks = None, None
         return
+    if now is None:
+        now = now_utc()
     kinds = [e.kind for e in tx.events]
     dealt = any(k in DEAL_KINDS for k in kinds)
     moved = [e for e in tx.events if e.kind == "move"]

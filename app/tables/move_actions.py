@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from app.db.records import PlayerState, PriorMove
 from app.db.store import Store, Unavailable
-from app.tables import autopilot, clock, devices, play
+from app.tables import autopilot, devices, play
 from app.tables.autopilot import AutopilotRules
 from app.tables.change import TableChange
 from app.tables.chat import CHAT_KINDS
@@ -80,7 +80,7 @@ class MoveActions:
             player = tx.player_at(seat)
             if player is None or player.bot is not None:
                 raise unauthorized()
-            if self.autopilot.wait(tx, clock.now_utc()) != 0.0:
+            if self.autopilot.wait(tx) != 0.0:
                 raise TableError("not_due", "the autopilot is not due for this seat", 409)
             return player
 

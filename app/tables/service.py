@@ -125,7 +125,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx):
             rounds.deal_next(tx, self.new_seed)
         bots.vote(tx, self.new_seed)
-        clock.settle(tx, self.clocks.of(tx.table.clock), clock.now_utc(), at_once=at_once)
+        clock.settle(tx, self.clocks.of(tx.table.clock), at_once=at_once)
 
     # -- seating -----------------------------------------------------------------------
     async def create(
