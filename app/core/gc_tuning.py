@@ -8,15 +8,20 @@ tables (docs/benchmarks.md, issue 7). :func:`tune_gc` moves what the process bui
 startup (modules, the app) out of the collector's sight for good (``gc.freeze``), once
 per process, so no collection walks it again.
 
-The young generation's threshold is 5,000 net allocations instead of Python's 700. At
-200 tables flat out the default thresholds spent ≈ 3.1 s of a 24 s run in the collector
-(13 %: 2,000 young collections, 180 middle ones and 16 full ones of ≈ 65 ms each); at
-5,000, 0.75–1.0 s (≈ 120 young collections of ≈ 5 ms, a dozen middle ones, no full one
-in the window), 0.61–0.63 ms of CPU per move against 0.65–0.70. At 500 tables paced like
-people the tail shortened too: p99 9–16 ms and max 35–51 ms against 23–25 ms and
-106–148 ms (the full collections, every few seconds at 700, are what the max was made
-of). A threshold of 20,000, tried before, made each young collection long enough to
-show in that tail (docs/benchmarks.md, issue 7).
+The young generation's threshold is 50,000 net allocations instead of Python's 700.
+What a young collection costs is set by the young objects still alive when it runs, and
+here those are mostly every table's current views, patches and socket reads, which live
+until the table's next move (about 2 s at a person's pace). Python counts a young
+collection's allocations *net of every free*, old objects' included, so between two
+collections the young generation grows to that whole working set whatever the
+threshold: at 500 tables paced like people, 30,000 objects, a 30–50 ms pause every few
+seconds at 5,000, which delayed about 1 % of the moves — the p99. At 50,000 a pause is
+longer (55–75 ms) but rarer (one in a 20 s window against four or five): p99 19.8–24.3
+ms against 39–50 ms (four runs each, 20–180 s windows), and 8 % less CPU per move at 200
+tables flat out, where the
+collector took 7 % of the server's CPU at 5,000 and takes 1 % (docs/benchmarks.md,
+"The collector"). 20,000 measured worse than either: its middle-generation collections
+(170–210 ms) came often enough to land in a window.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from __future__ import annotations
 import gc
 
 #: allocations (net of frees) between two young-generation collections (Python: 700)
-GEN0_THRESHOLD = 5000
+GEN0_THRESHOLD = 50_000
 
 _tuned = False
 
