@@ -1,6 +1,13 @@
 # Five Up Online server image. Used by docker-compose.yml (with PostgreSQL); also
 # runs alone on a SQLite file in the /data volume:
 #   docker build -t fiveup . && docker run -p 8000:8000 fiveup
+
+# The wheel, its move path compiled by mypyc (setup.py), built where a C compiler is.
+FROM python:3.11 AS wheel
+COPY . /src
+RUN pip wheel --no-deps --wheel-dir /wheels /src \
+    && python -c "import glob, zipfile; names = zipfile.ZipFile(glob.glob('/wheels/*.whl')[0]).namelist(); assert any(n.endswith('.so') for n in names), 'built without its compiled modules'"
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -20,9 +27,9 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 # The application, installed as a package (not in place): the wheel carries the
 # migrations and the browser client inside `app` (pyproject.toml; found at run time by
 # app/core/resources.py), so the source tree is not kept in the image.
-COPY . /tmp/fiveup-src
-RUN pip install --no-deps /tmp/fiveup-src \
-    && rm -rf /tmp/fiveup-src \
+COPY --from=wheel /wheels /tmp/wheels
+RUN pip install --no-deps /tmp/wheels/*.whl \
+    && rm -rf /tmp/wheels \
     && useradd --system --uid 10001 --home-dir /srv/fiveup fiveup \
     && mkdir -p /data && chown fiveup /data
 

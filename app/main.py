@@ -19,6 +19,7 @@ from app.api.limits import BodySizeLimit
 from app.core.clocks import Presets
 from app.core.gc_tuning import tune_gc
 from app.core.logging import setup_logging
+from app.core.native import describe_build
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
 from app.db.pg_store import PgStore
@@ -172,6 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
             tasks.append(asyncio.get_running_loop().create_task(sweep.run()))
         await service.resume_timers()
+        log.info("serving: %s", describe_build())
         tune_gc()  # after startup: what it built is frozen out of the collector's sight
         try:
             yield

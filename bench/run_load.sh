@@ -10,7 +10,9 @@
 #
 # Environment: PORT (a free one), PGURL (postgresql://postgres@127.0.0.1:5432/postgres),
 # PY (python3), SKIP_PGBENCH=1 to skip step 4, SERVER_LOG (/tmp/fiveup-bench-server.log),
-# SERVER_CMD (default "$PY -m app.cli serve"; e.g. "python3 bench/serve_variant.py
+# SERVER_CMD (default "$PY -P -m app.cli serve": the app installed in PY's environment,
+# not this checkout's app/ — PY=.venv-native/bin/python serves the compiled build,
+# docs/benchmarks.md; e.g. "python3 bench/serve_variant.py
 # --workers 2" for the what-if runs in docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +42,7 @@ psql -X "$pgurl" -qc "create database $db" >/dev/null
 echo "server: fiveup serve on 127.0.0.1:$port, DATABASE_URL=$dburl (log: $log)" >&2
 # one client address plays every table: the per-address quotas would refuse it
 DATABASE_URL="$dburl" FIVEUP_LOG_LEVEL="${FIVEUP_LOG_LEVEL:-WARNING}" FIVEUP_RATE_LIMIT_ENABLED=false \
-    ${SERVER_CMD:-$py -m app.cli serve} --host 127.0.0.1 --port "$port" >"$log" 2>&1 &
+    ${SERVER_CMD:-$py -P -m app.cli serve} --host 127.0.0.1 --port "$port" >"$log" 2>&1 &
 server_pid=$!
 wait_healthy "$py" "$port" "$server_pid" "$log" 60
 

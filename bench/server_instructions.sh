@@ -17,6 +17,8 @@
 # Under valgrind the server is saturated by a few tables, so its group commits hold more
 # changes than at full speed; compare figures from this script with each other only.
 #
+# PY=.venv-native/bin/python counts the compiled build (-P: the app installed in PY's
+# environment is served, not this checkout's app/).
 # Environment: PGURL (postgresql://postgres@127.0.0.1:5432/postgres), PY (python3), PYTHONHASHSEED (0),
 # PORT (a free one). Needs valgrind (Debian's package).
 set -euo pipefail
@@ -50,9 +52,9 @@ psql -X "$pgurl" -qc "create database $db" >/dev/null
 export DATABASE_URL="$dburl" FIVEUP_LOG_LEVEL=WARNING FIVEUP_RATE_LIMIT_ENABLED=false
 # the same hash seed in every run: dict and set order, and so the count, do not vary
 export PYTHONHASHSEED="${PYTHONHASHSEED:-0}"
-"$py" -m app.cli migrate >/dev/null
+"$py" -P -m app.cli migrate >/dev/null
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-    "$py" -m app.cli serve --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
+    "$py" -P -m app.cli serve --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
 server_pid=$!
 wait_healthy "$py" "$port" "$server_pid" "$work/server.log" 300
 

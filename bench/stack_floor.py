@@ -12,10 +12,14 @@ process, plays 2-seat tables flat out (a seat moves once the previous move's fra
 reached both seats, as ``bench/load_tables.py`` does), with no game logic of its own.
 
     python -m bench.stack_floor --tables 200 --seconds 15 [--pgbench]
+    python -m bench.stack_floor --tables 40 --seconds 40 --driver asyncpg --callgrind
 
 Reports committed moves/s, the server's CPU per move, this client's CPU per move and,
 with ``--pgbench``, ``bench/pgbench_ceiling.sh`` at the same concurrency (the ratio
-goal's yardstick). It creates and drops its own database; loopback only; bounded in time.
+goal's yardstick). ``--callgrind`` runs the minimal server under valgrind's callgrind and
+reports its instructions per committed move instead: the yardstick of
+``bench/server_instructions.sh``, which does not drift with the machine's speed. It creates
+and drops its own database; loopback only; bounded in time.
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ import contextlib
 import os
 import random
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -208,6 +214,28 @@ async def run_load(url: str, tables: int, seconds: float, server_pid: int) -> di
     }
 
 
+async def count_instructions(
+    url: str, tables: int, seconds: float, server_pid: int, work: str
+) -> tuple[int, int]:
+    """The moves committed and the server's instructions between callgrind's zeroing
+    and its dump, ``seconds`` apart (as bench/server_instructions.sh does for ours)."""
+    counts, stop = Counts(), asyncio.Event()
+    players = [asyncio.create_task(play_table(url, t, counts, stop)) for t in range(1, tables + 1)]
+    await asyncio.sleep(20)  # connected and warm (about 50 times slower under valgrind)
+    subprocess.run(["callgrind_control", "-z", str(server_pid)], check=True, capture_output=True)
+    counts.counting = True
+    await asyncio.sleep(seconds)
+    subprocess.run(["callgrind_control", "-d", str(server_pid)], check=True, capture_output=True)
+    counts.counting = False
+    stop.set()
+    await asyncio.wait(players, timeout=30)
+    dumps = sorted(Path(work).glob("callgrind.out.*"), key=lambda p: p.stat().st_mtime)
+    text = dumps[-1].read_text()
+    found = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+    assert found is not None, "no totals in the callgrind dump"
+    return counts.moves, int(found.group(1))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=200)
@@ -216,6 +244,11 @@ def main() -> int:
     ap.add_argument("--driver", choices=("psycopg", "asyncpg"), default="psycopg")
     ap.add_argument("--admin", default="postgresql://postgres@127.0.0.1:5432/postgres")
     ap.add_argument("--pgbench", action="store_true", help="then pgbench_ceiling.sh")
+    ap.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="count the server's instructions per move under valgrind's callgrind instead",
+    )
     ap.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     ap.add_argument("--dsn", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -230,6 +263,7 @@ def main() -> int:
     with psycopg.connect(args.admin, autocommit=True) as admin:
         admin.execute(f"create database {db}")
     server = None
+    work = tempfile.mkdtemp()
     try:
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute(SCHEMA)
@@ -240,8 +274,14 @@ def main() -> int:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
+        wrap = (
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={work}/callgrind.out"]
+            if args.callgrind
+            else []
+        )
         server = subprocess.Popen(
             [
+                *wrap,
                 sys.executable,
                 "-m",
                 "bench.stack_floor",
@@ -256,10 +296,23 @@ def main() -> int:
             ],
             cwd=ROOT,
         )
-        for _ in range(100):
+        for _ in range(100 * (30 if args.callgrind else 1)):
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
                 break
             time.sleep(0.1)
+        if args.callgrind:
+            moves, instructions = asyncio.run(
+                count_instructions(
+                    f"ws://127.0.0.1:{port}", args.tables, args.seconds, server.pid, work
+                )
+            )
+            print(
+                f"minimal server ({args.driver}) under callgrind, {args.tables} tables,"
+                f" {args.seconds:.0f} s: committed moves={moves} instructions={instructions}"
+                f" per move={instructions // max(moves, 1)}",
+                flush=True,
+            )
+            return 0
         result = asyncio.run(
             run_load(f"ws://127.0.0.1:{port}", args.tables, args.seconds, server.pid)
         )
@@ -273,7 +326,8 @@ def main() -> int:
     finally:
         if server is not None:
             server.terminate()
-            server.wait(10)
+            server.wait(30)
+        shutil.rmtree(work, ignore_errors=True)
         with psycopg.connect(args.admin, autocommit=True) as admin:
             admin.execute(f"drop database if exists {db} with (force)")
     if args.pgbench:

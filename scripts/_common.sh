@@ -127,3 +127,45 @@ url = sys.argv[1].replace("postgresql+psycopg://", "postgresql://", 1)
 psycopg.connect(url, connect_timeout=3).close()
 EOF
 }
+
+# The compiled build (setup.py, docs/decisions.md "The compiled move path"): this
+# checkout's wheel, built with its modules compiled by mypyc and installed with the dev
+# extras into ./.venv-native. Rebuilt only when the package's files changed. Sets
+# NATIVE_PY. Needs a C compiler (Debian's gcc is installed with apt-get if missing).
+ensure_native_python() {
+    local venv="$ROOT/.venv-native" want stamp dist base
+    want="$(
+        {
+            sha256sum pyproject.toml setup.py
+            find app migrations static -type f -not -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum
+        } | sha256sum | cut -c1-16
+    ) $ROOT"
+    stamp="$venv/.fiveup-native"
+    NATIVE_PY="$venv/bin/python"
+    if [ -x "$NATIVE_PY" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+        return 0
+    fi
+    if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
+        command -v apt-get >/dev/null 2>&1 ||
+            die "a C compiler is needed for the compiled build (install gcc)"
+        say "installing Debian's gcc (apt-get), for the compiled build"
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc >/dev/null
+    fi
+    base="$(find_base_python)"
+    rm -rf "$venv"
+    "$base" -m venv "$venv" || die "could not create .venv-native"
+    dist="$(mktemp -d)"
+    say "building the compiled wheel into .venv-native (mypyc and a C compile: about 2 minutes)"
+    # (verbose, into a log: setup.py's warning, if it falls back to Python, is in it)
+    "$NATIVE_PY" -m pip wheel --verbose --disable-pip-version-check --no-deps -w "$dist" "$ROOT" \
+        >"$dist/build.log" 2>&1 || { tail -n 40 "$dist/build.log" >&2; die "building the wheel failed"; }
+    "$NATIVE_PY" -m pip install --quiet --disable-pip-version-check "$(ls "$dist"/fiveup-*.whl)[dev]" \
+        2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
+    if ! "$NATIVE_PY" -P -c 'from app.core.native import build_status as b; raise SystemExit(bool(b()["python"]))'; then
+        grep -E "fiveup:|error:" "$dist/build.log" | head -n 20 >&2
+        die "the wheel was built without its compiled modules (setup.py's reasons above)"
+    fi
+    rm -rf "$dist"
+    printf '%s\n' "$want" >"$stamp"
+}

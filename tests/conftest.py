@@ -16,6 +16,27 @@ import pytest
 
 from app.db.migrate import migrate_to_head
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``FIVEUP_EXPECT_NATIVE`` (set by ./scripts/test): ``1`` — this run must test the
+    compiled build, ``0`` — the build whose move path runs as Python. A run whose
+    installed package is not that build stops here, before any test (it would test the
+    other one and pass for the wrong reason)."""
+    expect = os.environ.get("FIVEUP_EXPECT_NATIVE")
+    if expect not in ("0", "1"):
+        return
+    import app
+    from app.core.native import build_status
+
+    wrong = build_status()["python" if expect == "1" else "compiled"]
+    if wrong:
+        build = "compiled" if expect == "1" else "Python"
+        raise pytest.UsageError(
+            f"FIVEUP_EXPECT_NATIVE={expect} asks for the {build} build, but app"
+            f" ({app.__file__}) has {len(wrong)} modules that are not: {', '.join(wrong[:5])}"
+        )
+
+
 PG_ADMIN = os.environ.get("FIVEUP_TEST_PG_ADMIN", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 

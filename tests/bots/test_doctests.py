@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import sys
+from pathlib import Path
 
 import pytest
+
+#: the checkout, for bench/ (which is not installed): at the END of sys.path, so that the
+#: installed app — the compiled build in ./scripts/test's second run — still comes first
+REPO = str(Path(__file__).resolve().parents[2])
+if REPO not in sys.path:
+    sys.path.append(REPO)
 
 MODULES = [
     "app.bots",

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from conftest import create_pg_database, drop_pg_database
 
 from app.core.clocks import Presets
 from app.core.settings import Settings
@@ -29,7 +30,6 @@ from app.main import make_store
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings
 from app.tables.service import TableService
-from tests.conftest import create_pg_database, drop_pg_database
 
 from .helpers import current_match, greedy_choice
 from .oracle import check_frames

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from conftest import PG_ADMIN, create_pg_database, drop_pg_database
 
 from app.core.settings import Settings
 from app.main import make_store
 from app.tables.service import TableService
-from tests.conftest import PG_ADMIN, create_pg_database, drop_pg_database
 
 from .helpers import current_match, play_random_move, seated
 

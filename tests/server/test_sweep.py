@@ -14,11 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import create_pg_database, drop_pg_database
 
 from app.tables.errors import TableError
 from app.tables.service import TableService
 from app.tables.sweep import Sweep
-from tests.conftest import create_pg_database, drop_pg_database
 
 from .helpers import seated
 from .support import ServerProcess, WsClient, read_events

@@ -7,8 +7,8 @@ The fresh virtualenv gets the wheel alone (``--no-deps``); its dependencies are 
 visible by a ``.pth`` line naming this interpreter's site-packages (a line of a ``.pth``
 file adds the folder but runs none of the ``.pth`` files inside it, so an editable
 install of this checkout found there is not imported). Building the wheel goes through
-pip's ordinary isolated build, so it needs setuptools and wheel from the configured
-package index (on this project's machines a local one).
+pip's ordinary isolated build, so it needs setuptools, wheel and mypy (whose mypyc
+compiles the move path, setup.py) from the configured package index, and a C compiler.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import websockets.sync.client
 
 import app.core.resources
 import app.db.migrate
+from app.core.native import NATIVE
 
 from .support import REPO, free_port
 
@@ -42,6 +43,7 @@ from .support import REPO, free_port
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git",
     ".venv",
+    ".venv-native",
     "build",
     "dist",
     "*.egg-info",
@@ -84,9 +86,9 @@ def _clean_env(**extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    root = tmp_path_factory.mktemp("wheel")
+def _build_and_install(root: Path, **env: str) -> tuple[Installed, str]:
+    """Build the wheel of a copy of this checkout (with ``env`` for the build), install
+    it alone into a fresh virtualenv; also what the build printed."""
     source = root / "source"
     shutil.copytree(REPO, source, ignore=_NOT_SOURCE)
     built = subprocess.run(
@@ -96,16 +98,16 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
             "pip",
             "wheel",
             "--no-deps",
-            "--quiet",
+            "--verbose",
             "--wheel-dir",
             str(root / "dist"),
             str(source),
         ],
         cwd=root,
-        env=_clean_env(),
+        env=_clean_env(**env),
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = (root / "dist").glob("fiveup-*.whl")
@@ -140,7 +142,25 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         timeout=300,
     )
     assert inst.returncode == 0, inst.stdout + inst.stderr
-    return Installed(wheel=wheel, venv=env_dir)
+    return Installed(wheel=wheel, venv=env_dir), built.stdout + built.stderr
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The wheel as ``pip wheel .`` builds it here (its move path compiled)."""
+    return _build_and_install(tmp_path_factory.mktemp("wheel"))[0]
+
+
+def _build_of(installed: Installed, cwd: Path) -> str:
+    """What the installed package's start-up log says of its build."""
+    return subprocess.run(
+        [installed.python, "-c", "from app.core.native import describe_build as d; print(d())"],
+        cwd=cwd,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
 @contextlib.contextmanager
@@ -203,6 +223,39 @@ def test_the_wheel_installs_only_the_app_package_with_migrations_and_client(
     }
     expected |= {p.relative_to(REPO).as_posix() for p in (REPO / "app").rglob("*.py")}
     assert expected - set(names) == set()
+    # The move path compiled (setup.py), inside the package: each module's extension
+    # beside its source, and their shared runtime under app/ too.
+    extensions = {n.split(".", 1)[0].replace("/", ".") for n in names if n.endswith(".so")}
+    assert extensions == {*NATIVE, "app.native__mypyc"}
+
+
+def test_the_installed_wheel_runs_its_move_path_compiled(
+    installed: Installed, tmp_path: Path
+) -> None:
+    assert _build_of(installed, tmp_path) == (
+        f"the move path runs compiled ({len(NATIVE)} modules, mypyc)"
+    )
+
+
+def test_without_a_c_compiler_the_wheel_is_pure_python_and_plays_by_the_rules(
+    tmp_path: Path,
+) -> None:
+    """setup.py's fallback: a build whose C compile fails warns and leaves the package
+    pure Python, which passes every rules fixture (R1–R26) all the same."""
+    pure, printed = _build_and_install(tmp_path, CC="false")
+    assert "fiveup: building pure Python (the C compile failed" in printed
+    assert [n for n in zipfile.ZipFile(pure.wheel).namelist() if n.endswith(".so")] == []
+    assert _build_of(pure, tmp_path).startswith("the move path runs as Python")
+    fixtures = REPO / "tests" / "conformance" / "fixtures"
+    checked = subprocess.run(
+        [pure.python, "-m", "app.engine.conformance", str(fixtures)],
+        cwd=tmp_path,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_the_installed_wheel_migrates_and_serves_from_any_directory(
