@@ -11,9 +11,13 @@ from typing import Any
 from .flows import act, create_table, join_table, my_turn, sync
 
 
-def _play_some(pages: list[Any], rng: random.Random, n: int) -> None:
+def _play_some(pages: list[Any], rng: random.Random, n: int, until: Any = None) -> None:
+    """``n`` steps of play (a move, or the next round asked for), or fewer once
+    ``until()`` holds."""
     for _ in range(n):
         sync(pages)
+        if until is not None and until():
+            return
         actor = next((p for p in pages if my_turn(p)), None)
         if actor is None:
             for p in pages:  # a round is over: its seats ask for the next one
@@ -55,7 +59,9 @@ def test_tiles_slide_within_250ms(new_page) -> None:  # type: ignore[no-untyped-
     ann, bob, eve = _game(new_page, reduce=False)
     eve.evaluate("""() => { window.__durations = []; const orig = Element.prototype.animate;
       Element.prototype.animate = function (k, o) { window.__durations.push(o.duration); return orig.call(this, k, o); }; }""")
-    _play_some([ann, bob, eve], random.Random(5), 6)
+    # Until three tiles slid in on the spectator's board (the deal is random: draws and
+    # passes move no tile there, so a fixed number of moves may lay fewer than three).
+    _play_some([ann, bob, eve], random.Random(5), 60, until=lambda: _motion(eve)["started"] >= 3)
     assert _motion(eve)["started"] >= 3
     durations = eve.evaluate("window.__durations")
     assert durations and max(durations) <= 250
