@@ -78,6 +78,12 @@ class NoticeMixin:
         feed = self.feeds.get(table_id)
         if feed is None or feed.seq >= seq:
             return
+        if self._expected.get(table_id, -1) >= seq:
+            # this process's own commit, in flight (PostgreSQL often hands its NOTIFY to
+            # the LISTEN connection before the write has its answer): noted, as
+            # :meth:`poke` would note it, without a task for it
+            self._noticed[table_id] = max(seq, self._noticed.get(table_id, -1))
+            return
         running = table_id in self._wanted
         self._wanted[table_id] = max(seq, self._wanted.get(table_id, -1))
         if not running:

@@ -106,3 +106,32 @@ async def test_a_notify_during_a_refused_write_still_brings_the_feed_up_to_date(
     finally:
         await here.close()
         await elsewhere.close()
+
+
+async def test_the_notify_of_a_commit_in_flight_is_noted_without_a_catch_up_task(
+    pg_url: str,
+) -> None:
+    store = make_store(Settings(database_url=pg_url))
+    hub = Hub(store, next_round_seconds=0)
+    here = TableService(store, next_round_seconds=0, expecting=hub.expecting)
+    elsewhere = TableService(make_store(Settings(database_url=pg_url)), next_round_seconds=0)
+    try:
+        tid, _host, guest = await _two_seat_table(here)
+        conn = Connection(tid, "x", None, None, None)
+        await hub.attach(conn)
+        seq = _frames(conn)[0]["seq"]
+        hub.expecting(tid, seq + 1)
+        await elsewhere.chat(tid, guest, "first!", None)
+        hub.notice(tid, seq + 1)  # as the LISTEN connection hands it over
+        assert not hub._tasks  # noted for the write's end, no catch-up started
+        assert [f for f in _frames(conn) if f["type"] == "event"] == []
+        hub.expecting(tid, None)  # the write was refused: now the feed catches up
+        for _ in range(200):
+            events = [f for f in _frames(conn) if f["type"] == "event"]
+            if events:
+                break
+            await asyncio.sleep(0.01)
+        assert [e["seq"] for e in events] == [seq + 1]
+    finally:
+        await here.close()
+        await elsewhere.close()
