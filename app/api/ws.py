@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
@@ -153,7 +153,7 @@ async def _read_loop(
             await _close(ws, CLOSE_TOO_BIG, "frame too large")
             return
         try:
-            data = json.loads(text)
+            data = orjson.loads(text)  # strict JSON: no NaN, no lone surrogates
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 raise ValueError("a frame is a JSON object with a string 'type'")
             verdict = await guard.admit(data["type"])

@@ -36,6 +36,10 @@ async def _seq(http: httpx.AsyncClient, code: str) -> int:
         '{"type": "resync", "last_seq": "x"}',
         "[" * 5000 + "]" * 5000,
         '{"type": "move", "move": "\\u0000"}',
+        '{"type": "resync", "last_seq": NaN}',  # not JSON (RFC 8259): bad_message
+        '{"type": "resync", "last_seq": 1e999}',
+        '{"type": "resync", "last_seq": 123456789012345678901234567890}',
+        '{"type": "chat", "text": "\\ud800"}',  # a lone surrogate
     ],
 )
 async def test_bad_frames_get_an_error_and_change_nothing(
