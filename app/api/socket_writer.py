@@ -27,6 +27,7 @@ import contextlib
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
+from websockets.protocol import OPEN
 
 from app.api.send_watch import send_watch
 from app.api.socket_guard import abort_transport, send_owners
@@ -71,11 +72,37 @@ class DirectSend:
 
     def write(self, texts: list[str]) -> None:
         """Frame each text and write them all in one call (raises if the WebSocket is
-        no longer open)."""
+        no longer open).
+
+        Without an extension (permessage-deflate is off unless ``FIVEUP_WS_DEFLATE``) a
+        server's text frame is its header and the text as it is, framed here
+        (:func:`text_frame`); otherwise, or in any state but open, the ``websockets``
+        protocol frames it (and refuses it when it must)."""
         p = self._protocol
+        ws = p.conn
+        if ws.extensions or ws.debug or ws.expect_continuation_frame or ws.state is not OPEN:
+            for text in texts:
+                ws.send_text(text.encode())
+            p.transport.write(b"".join(ws.data_to_send()))
+            return
+        out = ws.data_to_send()  # (anything the protocol queued first goes first)
         for text in texts:
-            p.conn.send_text(text.encode())
-        p.transport.write(b"".join(p.conn.data_to_send()))
+            out.append(text_frame(text.encode()))
+        p.transport.write(b"".join(out))
+
+
+def text_frame(data: bytes) -> bytes:
+    """A final, unmasked text frame (RFC 6455 §5.2: what a server sends) of ``data``.
+
+    >>> text_frame(b"hi"), text_frame(b"x" * 126)[:4], len(text_frame(b"x" * 65536))
+    (b'\\x81\\x02hi', b'\\x81~\\x00~', 65546)
+    """
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + data
+    return b"\x81\x7f" + n.to_bytes(8, "big") + data
 
 
 def _is_sans_io_protocol(owner: object) -> bool:
@@ -97,6 +124,8 @@ class SocketWriter:
         self.task: asyncio.Task[None] | None = None
         self._direct = DirectSend.find(ws)
         self._flush_due = False
+        # the socket's loop, asked once (each asking costs a getpid system call, 3.11)
+        self._loop = asyncio.get_running_loop()
         conn.on_ready = self.wake
 
     def wake(self) -> None:
@@ -104,7 +133,7 @@ class SocketWriter:
         if self._flush_due or (self.task is not None and not self.task.done()):
             return
         self._flush_due = True
-        asyncio.get_running_loop().call_soon(self._flush)
+        self._loop.call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flush_due = False
@@ -126,7 +155,7 @@ class SocketWriter:
             except Exception:  # the socket is gone: the reader ends the connection
                 conn.closed = True
             return
-        self.task = asyncio.get_running_loop().create_task(self._drain())
+        self.task = self._loop.create_task(self._drain())
 
     async def _drain(self) -> None:
         conn, watch = self.conn, send_watch()

@@ -14,6 +14,7 @@ import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 import uvicorn
 import websockets
 from starlette.types import Receive, Scope, Send
@@ -22,7 +23,7 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
-from app.api.socket_writer import DirectSend, SocketWriter
+from app.api.socket_writer import DirectSend, SocketWriter, text_frame
 from app.realtime.connection import Connection
 
 
@@ -71,11 +72,17 @@ class _App:
 
 
 @contextlib.asynccontextmanager
-async def _serve(app: _App) -> AsyncIterator[int]:
+async def _serve(app: _App, deflate: bool = False) -> AsyncIterator[int]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, ws="websockets-sansio", log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app,
+        ws="websockets-sansio",
+        ws_per_message_deflate=deflate,
+        log_level="warning",
+        lifespan="on",
+    )
     server = uvicorn.Server(config)
     task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
     while not server.started:
@@ -91,12 +98,15 @@ async def _numbers(ws: Any, count: int) -> list[int]:
     return [json.loads(await ws.recv())["n"] for _ in range(count)]
 
 
-async def test_frames_written_at_once_arrive_in_order() -> None:
+@pytest.mark.parametrize("deflate", [False, True], ids=["framed-here", "permessage-deflate"])
+async def test_frames_written_at_once_arrive_in_order(deflate: bool) -> None:
     app = _App()
     async with (
-        _serve(app) as port,
+        _serve(app, deflate) as port,
         websockets.connect(f"ws://127.0.0.1:{port}/", max_size=None) as ws,
     ):
+        # the client offers deflate; the server takes it only when configured to
+        assert bool(ws.protocol.extensions) is deflate
         assert await _numbers(ws, FRAMES) == list(range(FRAMES))
     assert app.direct_found == [True]  # the direct write is the one really used
 
@@ -128,3 +138,12 @@ async def test_a_client_that_reads_late_gets_every_frame_in_order_by_the_writer_
     assert numbers == list(range(FRAMES))
     # the server's buffer filled while the client did not read: a task took over
     assert app.tasks_started > 0
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_a_text_frame_is_framed_byte_for_byte_as_the_websockets_library_frames_it(
+    size: int,
+) -> None:
+    data = ("é" * size).encode()[:size]  # (a cut character: the bytes are framed as given)
+    theirs = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
+    assert text_frame(data) == theirs
