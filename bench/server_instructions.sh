@@ -20,7 +20,8 @@
 # PY=.venv-native/bin/python counts the compiled build (-P: the app installed in PY's
 # environment is served, not this checkout's app/).
 # Environment: PGURL (postgresql://postgres@127.0.0.1:5432/postgres), PY (python3), PYTHONHASHSEED (0),
-# PORT (a free one). Needs valgrind (Debian's package).
+# PORT (a free one), KEEP_DUMP (a path: the callgrind dump is copied there, for
+# `callgrind_annotate --inclusive=yes`). Needs valgrind (Debian's package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/_serving.sh
@@ -74,6 +75,7 @@ sleep "$seconds"
 callgrind_control -d "$server_pid" >/dev/null 2>&1
 after=$(moves)
 dump="$(ls -t "$work"/callgrind.out.* | head -1)"
+[ -n "${KEEP_DUMP:-}" ] && cp "$dump" "$KEEP_DUMP"  # for callgrind_annotate
 instructions="$(awk '/^(summary|totals):/ {print $2; exit}' "$dump")"
 count=$((after - before))
 echo "server under callgrind, $tables tables, ${seconds} s: committed moves=$count" \
