@@ -78,12 +78,8 @@ class NoticeMixin:
         feed = self.feeds.get(table_id)
         if feed is None or feed.seq >= seq:
             return
-        if self._expected.get(table_id, -1) >= seq:
-            # this process's own commit, in flight (PostgreSQL often hands its NOTIFY to
-            # the LISTEN connection before the write has its answer): noted, as
-            # :meth:`poke` would note it, without a task for it
-            self._noticed[table_id] = max(seq, self._noticed.get(table_id, -1))
-            return
+        if self._own_in_flight(table_id, seq):
+            return  # (PostgreSQL often hands it over before the write has its answer)
         running = table_id in self._wanted
         self._wanted[table_id] = max(seq, self._wanted.get(table_id, -1))
         if not running:
@@ -103,14 +99,20 @@ class NoticeMixin:
         finally:
             self._wanted.pop(table_id, None)
 
+    def _own_in_flight(self, table_id: int, seq: int) -> bool:
+        """Whether this process is committing the table up to ``seq`` (its delivery is
+        on the way); if so the NOTIFY is noted for the write's end (:meth:`expecting`)."""
+        if self._expected.get(table_id, -1) < seq:
+            return False
+        self._noticed[table_id] = max(seq, self._noticed.get(table_id, -1))
+        return True
+
     async def poke(self, table_id: int, seq: int | None = None) -> None:
         """A commit seen on the database (another process's, or missed): catch up."""
         feed = self.feeds.get(table_id)
         if feed is None or (seq is not None and feed.seq >= seq):
             return  # nothing to catch up (a feed's seq only grows): e.g. our own commit
-        if seq is not None and self._expected.get(table_id, -1) >= seq:
-            # this process is committing up to there: its delivery is on the way
-            self._noticed[table_id] = max(seq, self._noticed.get(table_id, -1))
+        if seq is not None and self._own_in_flight(table_id, seq):
             return
         async with self._locks(table_id):
             await self._poke_locked(feed, seq)
