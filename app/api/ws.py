@@ -178,7 +178,7 @@ async def _read_loop(
                 raise TableError("unavailable", "the database is unavailable; retry", 503) from None
         except TableError as err:
             conn.put(encode(error_frame(err.code, err.message)))
-        except (ValueError, RecursionError) as exc:
+        except ValueError as exc:  # (orjson's errors, a nesting too deep included)
             bad += 1
             conn.put(encode(error_frame("bad_message", _short(exc))))
             if bad >= MAX_BAD_FRAMES:
