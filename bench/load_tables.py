@@ -50,6 +50,9 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+#: wall-clock time minus the perf counter, to date the moves of --timeline
+WALL_OFFSET = time.time() - time.perf_counter()
+
 
 def require_loopback(url: str) -> None:
     """Refuse any target that does not resolve only to loopback addresses."""
@@ -66,6 +69,27 @@ def raise_fd_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def machine_ticks() -> list[int]:
+    """The whole machine's CPU ticks so far (/proc/stat): user, nice, system, idle,
+    iowait, irq, softirq, steal."""
+    with open("/proc/stat") as fh:
+        return [int(x) for x in fh.readline().split()[1:9]]
+
+
+def machine_shares(before: list[int], after: list[int]) -> dict[str, float]:
+    """The shares of the machine's CPU time between two :func:`machine_ticks`: busy
+    (ours: user, system, interrupts), idle (with I/O wait) and steal (time the
+    hypervisor gave our virtual cores to someone else: a noisy neighbour)."""
+    d = [b - a for a, b in zip(before, after, strict=True)]
+    total = sum(d) or 1
+    user, nice, system, idle, iowait, irq, softirq, steal = d
+    return {
+        "busy": round((user + nice + system + irq + softirq) / total, 3),
+        "idle": round((idle + iowait) / total, 3),
+        "steal": round(steal / total, 3),
+    }
 
 
 def tree_cpu_seconds(roots: list[int]) -> float:
@@ -104,6 +128,8 @@ class Stats:
     acked: int = 0  # acks received inside the window
     sent: int = 0  # moves sent inside the window
     latencies: list[float] = field(default_factory=list)  # seconds, moves sent in window
+    #: (wall-clock time sent, latency in seconds) of each of those moves (--timeline)
+    timeline: list[tuple[float, float]] = field(default_factory=list)
     frames: int = 0  # frames received inside the window (all types, all sockets)
     event_frames: int = 0  # `event` frames received inside the window
     event_bytes: int = 0  # their size on the wire (JSON text, bytes)
@@ -115,6 +141,8 @@ class Stats:
     window: float = 0.0  # seconds actually measured
     server_cpu: float = 0.0  # CPU seconds of --server-pid (and children) in the window
     client_cpu: float = 0.0  # CPU seconds of this client process in the window
+    #: the whole machine's CPU over the window: busy, idle, steal (machine_shares)
+    machine: dict[str, float] = field(default_factory=dict)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -123,6 +151,7 @@ class Stats:
         self.acked += other.acked
         self.sent += other.sent
         self.latencies += other.latencies
+        self.timeline += other.timeline
         self.frames += other.frames
         self.event_frames += other.event_frames
         self.event_bytes += other.event_bytes
@@ -133,6 +162,7 @@ class Stats:
         self.window = max(self.window, other.window)
         self.server_cpu = max(self.server_cpu, other.server_cpu)
         self.client_cpu += other.client_cpu
+        self.machine = self.machine or other.machine
         for k, v in other.errors.items():
             self.errors[k] = self.errors.get(k, 0) + v
 
@@ -291,6 +321,8 @@ class TableBot:
             del self.pending[seq]
             if self.run.in_window(t0):
                 self.run.stats.latencies.append(now - t0)
+                if self.run.args.timeline:
+                    self.run.stats.timeline.append((t0 + WALL_OFFSET, now - t0))
 
     async def act(self, seat: int) -> None:
         run = self.run
@@ -421,12 +453,14 @@ async def run_bots(
             )
         await asyncio.sleep(args.warmup)
         cpu0 = tree_cpu_seconds(args.server_pid), time.process_time()
+        ticks0 = machine_ticks()
         deadline = run.window_end
         while time.perf_counter() < deadline and run.budget_left():
             await asyncio.sleep(0.1)
         run.window_end = min(run.window_end, time.perf_counter())
         run.stats.server_cpu = tree_cpu_seconds(args.server_pid) - cpu0[0]
         run.stats.client_cpu = time.process_time() - cpu0[1]
+        run.stats.machine = machine_shares(ticks0, machine_ticks())
         run.stopping = True
         await asyncio.sleep(args.drain)  # let in-flight moves land
         await asyncio.gather(*(b.close() for b in ready))
@@ -491,6 +525,11 @@ def main(argv: list[str] | None = None) -> int:
         help="server process (with its children) whose CPU time to report per move",
     )
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument(
+        "--timeline",
+        metavar="FILE",
+        help="also write each measured move as a line: wall-clock time sent, latency in ms",
+    )
     p.add_argument("--quiet", action="store_true")
     p.add_argument(
         "--gc-threshold",
@@ -560,6 +599,7 @@ def main(argv: list[str] | None = None) -> int:
             else None
         ),
         "client_cpu_s": round(total.client_cpu, 2),
+        "machine_cpu_shares": total.machine,
         "rounds_continued": total.rounds,
         "rematches": total.matches,
         "errors": total.errors,
@@ -582,9 +622,17 @@ def main(argv: list[str] | None = None) -> int:
             f" = {result['server_cpu_ms_per_move']} ms per committed move;"
             f" client CPU {result['client_cpu_s']}s"
         )
+    if total.machine:
+        print(
+            "machine CPU in window (both cores): "
+            + ", ".join(f"{k} {100 * v:.0f} %" for k, v in total.machine.items())
+        )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(result, fh, indent=2)
+    if args.timeline:
+        with open(args.timeline, "w") as fh:
+            fh.writelines(f"{sent:.4f} {1000 * latency:.2f}\n" for sent, latency in total.timeline)
     return 0 if total.acked > 0 else 1
 
 

@@ -21,7 +21,8 @@
 # environment is served, not this checkout's app/).
 # Environment: PGURL (postgresql://postgres@127.0.0.1:5432/postgres), PY (python3), PYTHONHASHSEED (0),
 # PORT (a free one), KEEP_DUMP (a path: the callgrind dump is copied there, for
-# `callgrind_annotate --inclusive=yes`). Needs valgrind (Debian's package).
+# `callgrind_annotate --inclusive=yes`), LOAD_ARGS (more bench/load_tables.py arguments:
+# LOAD_ARGS="--think-ms 2000" counts a paced move, each alone in its commit). Needs valgrind (Debian's package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/_serving.sh
@@ -60,7 +61,7 @@ server_pid=$!
 wait_healthy "$py" "$port" "$server_pid" "$work/server.log" 300
 
 "$py" bench/load_tables.py --url "http://127.0.0.1:$port" --tables "$tables" \
-    --duration $((seconds + 120)) --warmup 0 --quiet >"$work/load.log" 2>&1 &
+    --duration $((seconds + 120)) --warmup 0 --quiet ${LOAD_ARGS:-} >"$work/load.log" 2>&1 &
 load_pid=$!
 moves() { psql -X -At "$dburl" -c "select count(*) from table_events where kind = 'move'"; }
 # every table seated, connected and started (slow under valgrind), then a few moves each

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.engine import Match  # noqa: E402
-from bench.load_tables import tree_cpu_seconds  # noqa: E402
+from bench.load_tables import machine_shares, machine_ticks, tree_cpu_seconds  # noqa: E402
 
 SCHEMA = """
 create table floor_tables (id int primary key, version int not null, seq int not null,
@@ -188,11 +188,12 @@ async def play_table(url: str, table: int, counts: Counts, stop: asyncio.Event) 
             turn = 1 - turn
 
 
-async def run_load(url: str, tables: int, seconds: float, server_pid: int) -> dict[str, float]:
+async def run_load(url: str, tables: int, seconds: float, server_pid: int) -> dict[str, Any]:
     counts, stop = Counts(), asyncio.Event()
     players = [asyncio.create_task(play_table(url, t, counts, stop)) for t in range(1, tables + 1)]
     await asyncio.sleep(3)  # connected and warm
     cpu0, mine0, t0 = tree_cpu_seconds([server_pid]), time.process_time(), time.monotonic()
+    ticks0 = machine_ticks()
     counts.counting = True
     await asyncio.sleep(seconds)
     counts.counting = False
@@ -201,6 +202,7 @@ async def run_load(url: str, tables: int, seconds: float, server_pid: int) -> di
         time.process_time() - mine0,
         time.monotonic() - t0,
     )
+    machine = machine_shares(ticks0, machine_ticks())
     stop.set()
     await asyncio.wait(players, timeout=10)
     for p in players:
@@ -211,6 +213,7 @@ async def run_load(url: str, tables: int, seconds: float, server_pid: int) -> di
         "moves_per_s": counts.moves / wall,
         "server_ms": 1000 * cpu / moves,
         "client_ms": 1000 * mine / moves,
+        "machine": machine,
     }
 
 
@@ -320,7 +323,9 @@ def main() -> int:
             f"minimal server ({args.driver}), {args.tables} tables, {args.seconds:.0f} s:"
             f" committed moves/s={result['moves_per_s']:.0f}"
             f" server CPU {result['server_ms']:.3f} ms per move;"
-            f" client CPU {result['client_ms']:.3f} ms per move",
+            f" client CPU {result['client_ms']:.3f} ms per move;"
+            " machine CPU in window (both cores): "
+            + ", ".join(f"{k} {100 * v:.0f} %" for k, v in result["machine"].items()),
             flush=True,
         )
     finally:
