@@ -8,6 +8,8 @@ import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from app.core.urls import libpq_dsn
 from app.db.pg_store import PgStore
 from app.db.records import Change, EventRecord, TableState
@@ -132,5 +134,35 @@ async def test_a_batch_writes_every_column_a_change_sets_clock_and_resignation_i
             assert t.turn_deadline == deadline + timedelta(seconds=i)
             assert t.banks == [60.0, 12.5 + i]
             assert t.resigned == i % 2
+    finally:
+        await svc.close()
+
+
+async def test_a_change_written_by_itself_gets_each_of_its_three_answers(pg_url: str) -> None:
+    """A change with no other waiting is a batch of one, written by the group statement:
+    committed (its event stored), refused by its version check (nothing stored), or
+    refused for a reused move id (:class:`MoveIdClash`, from the per-change statement
+    the batch falls back to) — the answers of the per-change statement."""
+    store = PgStore(libpq_dsn(pg_url))
+    svc = TableService(store, next_round_seconds=0)
+    try:
+        tid = (await seated(svc, 2))[1]
+        before = await _seq_and_events(store, tid)
+        batches = store.group.batches
+
+        assert await store.write(_chat_change(await _load(store, tid), move_id="m-1")) is True
+        assert store.group.batches == batches + 1  # a batch by itself
+        seq, events = await _seq_and_events(store, tid)
+        assert (seq, events) == (before[0] + 1, [*before[1], before[0] + 1])
+
+        stale = await _load(store, tid)
+        assert await store.write(_chat_change(await _load(store, tid))) is True
+        assert await store.write(_chat_change(stale)) is False  # its version moved on
+        assert (await _seq_and_events(store, tid))[0] == seq + 1
+
+        reused = _chat_change(await _load(store, tid), move_id="m-1")
+        with pytest.raises(MoveIdClash):
+            await store.write(reused)
+        assert (await _seq_and_events(store, tid))[0] == seq + 1
     finally:
         await svc.close()
