@@ -9,6 +9,11 @@ The line lands in the server's log (``SERVER_LOG``, /tmp/fiveup-bench-server.log
     GC (5000, 10, 10): gen0 116x 594 ms, gen1 10x 157 ms, gen2 0x 0 ms; total 750 ms
     of 24.3 s process CPU
 
+``GC_LOG=1`` also logs every collection as it ends (wall-clock time, generation, the
+objects it walked, its CPU time, what it collected), and, for a young collection of
+more than 20,000 objects, what they are (the 15 commonest types) — to line the
+collections up with the slow moves of ``bench/load_tables.py --timeline``.
+
 ``GC_THRESHOLDS`` replaces the serving thresholds of ``app/core/gc_tuning.py`` (the
 young one through its ``GEN0_THRESHOLD``, which the app applies at startup). Collections
 are timed by the thread's CPU clock, so a busy machine does not inflate them.
@@ -17,6 +22,7 @@ are timed by the thread's CPU clock, so a busy machine does not inflate them.
 from __future__ import annotations
 
 import atexit
+import collections
 import gc
 import os
 import signal
@@ -30,20 +36,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 import app.core.gc_tuning as gc_tuning
 
 _cpu = [0.0, 0.0, 0.0]
+_walked = [0]
+_lines: list[str] = []
+_log = os.environ.get("GC_LOG") == "1"
 _count = [0, 0, 0]
 _started = [0.0]
 
 
 def _timed(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
+        if _log:
+            young = gc.get_objects(0) if info["generation"] == 0 else []
+            _walked[0] = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))
+            if len(young) > 20_000:
+                kinds = collections.Counter(type(o).__qualname__ for o in young)
+                _lines.append("  young: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common(15)))
+            del young
         _started[0] = time.thread_time()
     else:
         generation = info["generation"]
-        _cpu[generation] += time.thread_time() - _started[0]
+        spent = time.thread_time() - _started[0]
+        _cpu[generation] += spent
         _count[generation] += 1
+        if _log:
+            _lines.append(
+                f"{time.time():.3f} gen{generation}: {_walked[0]} objects,"
+                f" {spent * 1000:.1f} ms CPU, collected {info['collected']}"
+            )
 
 
 def _report() -> None:
+    if _lines:
+        sys.stderr.write("\n".join(_lines) + "\n")
     parts = ", ".join(f"gen{g} {_count[g]}x {_cpu[g] * 1000:.0f} ms" for g in range(3))
     sys.stderr.write(
         f"GC {gc.get_threshold()}: {parts}; total {sum(_cpu) * 1000:.0f} ms"

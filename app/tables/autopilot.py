@@ -86,13 +86,7 @@ def count_turn(tx: TableChange, player: PlayerState, handover_moves: int) -> Non
         return  # it drew: the same turn goes on
     player.autopilot_moves += 1
     if not player.autopilot and player.autopilot_moves >= handover_moves:
-        player.autopilot = True
-        tx.emit(
-            "autopilot",
-            {"type": "autopilot", "seat": player.seat, "on": True},
-            seat=player.seat,
-            player=player,
-        )
+        _switch(tx, player, on=True)
     tx.move_player(player, player.seat)  # the store rewrites the player's row
 
 
@@ -102,12 +96,17 @@ def take_back(tx: TableChange, player: PlayerState) -> None:
     if not player.autopilot and player.autopilot_moves == 0:
         return
     if player.autopilot:
-        player.autopilot = False
-        tx.emit(
-            "autopilot",
-            {"type": "autopilot", "seat": player.seat, "on": False},
-            seat=player.seat,
-            player=player,
-        )
+        _switch(tx, player, on=False)
     player.autopilot_moves = 0
     tx.move_player(player, player.seat)
+
+
+def _switch(tx: TableChange, player: PlayerState, *, on: bool) -> None:
+    """The seat goes on (or leaves) the autopilot: event ``autopilot`` with ``on``."""
+    player.autopilot = on
+    tx.emit(
+        "autopilot",
+        {"type": "autopilot", "seat": player.seat, "on": on},
+        seat=player.seat,
+        player=player,
+    )
