@@ -79,9 +79,9 @@ def machine_ticks() -> list[int]:
 
 
 def machine_shares(before: list[int], after: list[int]) -> dict[str, float]:
-    """The shares of the machine's CPU time between two :func:`machine_ticks`: busy
-    (ours: user, system, interrupts), idle (with I/O wait) and steal (time the
-    hypervisor gave our virtual cores to someone else: a noisy neighbour)."""
+    """The shares of the machine's CPU time between two :func:`machine_ticks`, all cores
+    and all processes: busy (user, system, interrupts), idle (with I/O wait) and steal
+    (time the hypervisor gave our virtual cores to someone else: a noisy neighbour)."""
     d = [b - a for a, b in zip(before, after, strict=True)]
     total = sum(d) or 1
     user, nice, system, idle, iowait, irq, softirq, steal = d
@@ -90,6 +90,12 @@ def machine_shares(before: list[int], after: list[int]) -> dict[str, float]:
         "idle": round((idle + iowait) / total, 3),
         "steal": round(steal / total, 3),
     }
+
+
+def shares_text(shares: dict[str, float]) -> str:
+    """:func:`machine_shares` as the line both load benchmarks print."""
+    parts = ", ".join(f"{k} {100 * v:.0f} %" for k, v in shares.items())
+    return f"machine CPU in window (all cores): {parts}"
 
 
 def tree_cpu_seconds(roots: list[int]) -> float:
@@ -623,10 +629,7 @@ def main(argv: list[str] | None = None) -> int:
             f" client CPU {result['client_cpu_s']}s"
         )
     if total.machine:
-        print(
-            "machine CPU in window (both cores): "
-            + ", ".join(f"{k} {100 * v:.0f} %" for k, v in total.machine.items())
-        )
+        print(shares_text(total.machine))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(result, fh, indent=2)

@@ -46,9 +46,11 @@ _started = [0.0]
 def _timed(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
         if _log:
-            young = gc.get_objects(0) if info["generation"] == 0 else []
-            _walked[0] = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))
-            if len(young) > 20_000:
+            young = gc.get_objects(0)
+            _walked[0] = len(young) + sum(
+                len(gc.get_objects(g)) for g in range(1, info["generation"] + 1)
+            )
+            if info["generation"] == 0 and len(young) > 20_000:
                 kinds = collections.Counter(type(o).__qualname__ for o in young)
                 _lines.append("  young: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common(15)))
             del young

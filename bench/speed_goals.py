@@ -15,8 +15,9 @@ Each figure is printed with the share of the machine's CPU time that the hypervi
 gave to someone else while it was measured (``steal``, from /proc/stat): this machine is
 a virtual one whose 2 cores are shared with other tenants, and a window with steal is a
 window with fewer cores (docs/benchmarks.md). A summary at the end gives each goal's
-median over the rounds, and the same over the rounds whose windows had at most
-``--quiet-steal`` percent of steal.
+median over the rounds, and the same over the quiet rounds: those whose windows had at
+most ``--quiet-steal`` percent of steal (a flat-out figure counts when both its window
+and the yardstick's were quiet).
 
     PY=.venv-native/bin/python .venv/bin/python -m bench.speed_goals --rounds 5
 
@@ -60,9 +61,17 @@ class Round:
 
     @property
     def ratio(self) -> float | None:
+        """Committed moves/s ÷ pgbench's TPS."""
         if self.moves_per_s is None or not self.pgbench_tps:
             return None
         return self.moves_per_s / self.pgbench_tps
+
+    @property
+    def per_yardstick(self) -> float | None:
+        """Our CPU per move ÷ the minimal server's."""
+        if self.cpu_ms is None or not self.floor_ms:
+            return None
+        return self.cpu_ms / self.floor_ms
 
 
 def _run(cmd: list[str], env: dict[str, str]) -> str:
@@ -157,15 +166,12 @@ def main() -> int:
             except (RuntimeError, StopIteration, subprocess.TimeoutExpired, KeyError) as exc:
                 r.notes.append(repr(exc))
         rounds.append(r)
-        per = r.cpu_ms / r.floor_ms if r.cpu_ms and r.floor_ms else None
-        ratio = (
-            f"{r.moves_per_s:.0f} ÷ {r.pgbench_tps:.0f} = {r.ratio:.2f}"
-            if r.ratio is not None and r.moves_per_s is not None and r.pgbench_tps
-            else "—"
-        )
+        ratio = "—"
+        if r.ratio is not None:
+            ratio = f"{r.moves_per_s:.0f} ÷ {r.pgbench_tps:.0f} = {r.ratio:.2f}"
         print(
             f"| {n} | {_fmt(r.floor_ms, 3)} ({_fmt(r.floor_steal, 0)}) | {_fmt(r.cpu_ms)}"
-            f" | {_fmt(per)}× | {ratio} | {_fmt(r.flat_steal, 0)}"
+            f" | {_fmt(r.per_yardstick)}× | {ratio} | {_fmt(r.flat_steal, 0)}"
             f" | {_fmt(r.paced_p50, 1)} / {_fmt(r.paced_p99, 1)} | {_fmt(r.paced_steal, 0)} |"
             + (f" {'; '.join(r.notes)}" if r.notes else ""),
             flush=True,
@@ -174,18 +180,26 @@ def main() -> int:
     def summary(label: str, chosen: list[Round], paced_rounds: list[Round]) -> None:
         print(
             f"{label}: CPU per move median {_median([r.cpu_ms for r in chosen])} ms"
-            f" (goal <= 0.35; yardstick {_median([r.floor_ms for r in chosen])} ms) over"
+            f" (goal <= 0.35; yardstick {_median([r.floor_ms for r in chosen])} ms, ours ÷"
+            f" yardstick {_median([r.per_yardstick for r in chosen])}) over"
             f" {len(chosen)} rounds; moves/s ÷ pgbench median"
             f" {_median([r.ratio for r in chosen])} (goal >= 0.5); paced p99 median"
             f" {_median([r.paced_p99 for r in paced_rounds])} ms (goal < 25) over"
             f" {len(paced_rounds)} rounds"
         )
 
-    summary("all rounds", rounds, rounds)
+    summary("all rounds", rounds, [r for r in rounds if r.paced_p99 is not None])
     quiet = args.quiet_steal
-    summary(
+    summary(  # a flat-out round is quiet when both its windows were (steal inflates both)
         f"windows with steal <= {quiet:g} %",
-        [r for r in rounds if r.flat_steal is not None and r.flat_steal <= quiet],
+        [
+            r
+            for r in rounds
+            if r.flat_steal is not None
+            and r.flat_steal <= quiet
+            and r.floor_steal is not None
+            and r.floor_steal <= quiet
+        ],
         [r for r in rounds if r.paced_steal is not None and r.paced_steal <= quiet],
     )
     return 0

@@ -49,7 +49,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.engine import Match  # noqa: E402
-from bench.load_tables import machine_shares, machine_ticks, tree_cpu_seconds  # noqa: E402
+from bench.load_tables import (  # noqa: E402
+    machine_shares,
+    machine_ticks,
+    shares_text,
+    tree_cpu_seconds,
+)
 
 SCHEMA = """
 create table floor_tables (id int primary key, version int not null, seq int not null,
@@ -323,9 +328,7 @@ def main() -> int:
             f"minimal server ({args.driver}), {args.tables} tables, {args.seconds:.0f} s:"
             f" committed moves/s={result['moves_per_s']:.0f}"
             f" server CPU {result['server_ms']:.3f} ms per move;"
-            f" client CPU {result['client_ms']:.3f} ms per move;"
-            " machine CPU in window (both cores): "
-            + ", ".join(f"{k} {100 * v:.0f} %" for k, v in result["machine"].items()),
+            f" client CPU {result['client_ms']:.3f} ms per move; " + shares_text(result["machine"]),
             flush=True,
         )
     finally:
