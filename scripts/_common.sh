@@ -73,9 +73,9 @@ ensure_python() {
     fi
     local spec="."
     [ -n "$extras" ] && spec=".[$extras]"
-    say "installing fiveup from $ROOT ($spec) into $prefix"
+    say "installing fiveup from $ROOT ($spec) into $prefix (first run: about 30 s)"
     # (The filter drops pip's noise about this machine's optional local indexes.)
-    "$PY" -m pip install --quiet --disable-pip-version-check -e "$spec" \
+    with_ticker "still installing" "$PY" -m pip install --quiet --disable-pip-version-check -e "$spec" \
         2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
     printf '%s\n' "$want" >"$stamp"
 }
@@ -128,12 +128,29 @@ psycopg.connect(url, connect_timeout=3).close()
 EOF
 }
 
+# with_ticker MESSAGE CMD...: run CMD, printing "MESSAGE (N s so far)" every 15 s while
+# it runs, so a long install or compile never looks hung. The lines go to the script's
+# own standard error (fd 9), whatever CMD's output is redirected to.
+exec 9>&2
+with_ticker() {
+    local message="$1" started=$SECONDS ticker rc=0
+    shift
+    ( while sleep 15; do say "$message ($((SECONDS - started)) s so far)" 2>&9; done ) &
+    ticker=$!
+    "$@" || rc=$?
+    kill "$ticker" 2>/dev/null || true
+    wait "$ticker" 2>/dev/null || true
+    return "$rc"
+}
+
 # The compiled build (setup.py, docs/decisions.md "The compiled move path"): this
-# checkout's wheel, built with its modules compiled by mypyc and installed with the dev
-# extras into ./.venv-native. Rebuilt only when the package's files changed. Sets
-# NATIVE_PY. Needs a C compiler (Debian's gcc is installed with apt-get if missing).
+# checkout's wheel, built with its modules compiled by mypyc and installed into
+# ./.venv-native — with the given extras ("dev" for the tests, "" for scripts/serve; an
+# environment that has the dev extras serves too). Rebuilt only when the package's files
+# changed. Sets NATIVE_PY. Needs a C compiler (Debian's gcc is installed with apt-get if
+# missing).
 ensure_native_python() {
-    local venv="$ROOT/.venv-native" want stamp dist base
+    local extras="${1-dev}" venv="$ROOT/.venv-native" want stamp dist base have spec
     want="$(
         {
             sha256sum pyproject.toml setup.py
@@ -142,7 +159,19 @@ ensure_native_python() {
     ) $ROOT"
     stamp="$venv/.fiveup-native"
     NATIVE_PY="$venv/bin/python"
-    if [ -x "$NATIVE_PY" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+    have="$(cat "$stamp" 2>/dev/null || true)"
+    if [ -x "$NATIVE_PY" ] && { [ "$have" = "$want dev" ] || [ "$have" = "$want ${extras:-base}" ]; }; then
+        return 0
+    fi
+    # Built for serving, now wanted with the dev extras: add them, no second compile.
+    if [ -x "$NATIVE_PY" ] && [ "$have" = "$want base" ] && [ -n "$extras" ] &&
+        [ -f "$(ls "$venv"/wheel/fiveup-*.whl 2>/dev/null | head -n 1)" ]; then
+        say "adding the $extras extras to the compiled build in .venv-native"
+        with_ticker "still installing" \
+            "$NATIVE_PY" -m pip install --quiet --disable-pip-version-check \
+            "$(ls "$venv"/wheel/fiveup-*.whl | head -n 1)[$extras]" \
+            2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
+        printf '%s %s\n' "$want" "$extras" >"$stamp"
         return 0
     fi
     if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
@@ -156,16 +185,23 @@ ensure_native_python() {
     rm -rf "$venv"
     "$base" -m venv "$venv" || die "could not create .venv-native"
     dist="$(mktemp -d)"
-    say "building the compiled wheel into .venv-native (mypyc and a C compile: about 2 minutes)"
+    say "building the compiled wheel into .venv-native (mypyc and a C compile: about 2 minutes, once)"
     # (verbose, into a log: setup.py's warning, if it falls back to Python, is in it)
-    "$NATIVE_PY" -m pip wheel --verbose --disable-pip-version-check --no-deps -w "$dist" "$ROOT" \
+    with_ticker "still compiling the move path" \
+        "$NATIVE_PY" -m pip wheel --verbose --disable-pip-version-check --no-deps -w "$dist" "$ROOT" \
         >"$dist/build.log" 2>&1 || { tail -n 40 "$dist/build.log" >&2; die "building the wheel failed"; }
-    "$NATIVE_PY" -m pip install --quiet --disable-pip-version-check "$(ls "$dist"/fiveup-*.whl)[dev]" \
+    spec="$(ls "$dist"/fiveup-*.whl)"
+    [ -n "$extras" ] && spec="$spec[$extras]"
+    say "installing the compiled wheel${extras:+ with the $extras extras} into .venv-native"
+    with_ticker "still installing" \
+        "$NATIVE_PY" -m pip install --quiet --disable-pip-version-check "$spec" \
         2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
     if ! "$NATIVE_PY" -P -c 'from app.core.native import build_status as b; raise SystemExit(bool(b()["python"]))'; then
         grep -E "fiveup:|error:" "$dist/build.log" | head -n 20 >&2
         die "the wheel was built without its compiled modules (setup.py's reasons above)"
     fi
+    mkdir -p "$venv/wheel"
+    mv "$(ls "$dist"/fiveup-*.whl)" "$venv/wheel/"
     rm -rf "$dist"
-    printf '%s\n' "$want" >"$stamp"
+    printf '%s %s\n' "$want" "${extras:-base}" >"$stamp"
 }
