@@ -232,6 +232,10 @@ class LobbyEntry(BaseModel):
     scores: list[int]
     round: int | None
     match: int
+    finished_matches: int = Field(
+        description="how many of the table's matches were played to their end (1..N can"
+        " be replayed: /t/{code}/replay?match=N)"
+    )
     spectators: int = Field(description="spectator sockets watching (every process's reports)")
 
 

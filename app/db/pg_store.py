@@ -203,15 +203,21 @@ class PgStore:
 
     @retried_once
     async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
-        statuses = ["finished"] if finished else ["waiting", "playing"]
+        # finished: a table whose current match is over, or that has played an earlier
+        # match to its end (a rematch, or a new player, followed it)
+        where = (
+            "(t.status = 'finished' OR t.match_number > 1)"
+            if finished
+            else "t.status IN ('waiting', 'playing')"
+        )
         async with self.connections.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {TABLE_COLS_NOW},"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id),"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id AND p.bot IS NOT NULL)"
-                " FROM game_tables t WHERE t.public AND t.status = ANY(%s)"
+                f" FROM game_tables t WHERE t.public AND {where}"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
-                (statuses, limit),
+                (limit,),
             )
             rows = await cur.fetchall()
         return [

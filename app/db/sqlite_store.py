@@ -217,8 +217,12 @@ class SqliteStore:
         return result
 
     async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
-        statuses = (
-            [TableStatus.FINISHED] if finished else [TableStatus.WAITING, TableStatus.PLAYING]
+        # finished: a table whose current match is over, or that has played an earlier
+        # match to its end (a rematch, or a new player, followed it)
+        which = (
+            or_(T.c.status == TableStatus.FINISHED, T.c.match_number > 1)
+            if finished
+            else T.c.status.in_([TableStatus.WAITING, TableStatus.PLAYING])
         )
         taken = select(func.count()).select_from(P).where(P.c.table_id == T.c.id).scalar_subquery()
         bots = (
@@ -234,7 +238,7 @@ class SqliteStore:
                     select(*_cols(history=False), taken, bots)
                     .where(
                         T.c.public.is_(True),
-                        T.c.status.in_(statuses),
+                        which,
                     )
                     .order_by(T.c.created_at.desc(), T.c.id.desc())
                     .limit(limit)

@@ -95,8 +95,8 @@ class Store(Protocol):
         ...
 
     async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
-        """Public tables waiting or in play (``finished``: whose match is over), newest
-        first."""
+        """Public tables waiting or in play (``finished``: that have a finished match —
+        the current one, or an earlier one at a table that played on), newest first."""
         ...
 
     async def round_over_tables(self) -> list[TableState]:

@@ -188,5 +188,18 @@ def lobby_entry(
         "scores": list(match.scores) if match else [0] * side_count(table.players),
         "round": match.round_number if match else None,
         "match": table.match_number,
+        "finished_matches": finished_matches(table.status, table.match_number),
         "spectators": spectators,
     }
+
+
+def finished_matches(status: str, match_number: int) -> int:
+    """How many matches a table played to their end: every match before the current one
+    (a rematch or a new player followed it only once it was over), and the current one
+    once it is over (``finished``, by its end or a resignation).
+
+    >>> finished_matches("playing", 3), finished_matches("finished", 3), finished_matches("waiting", 0)
+    (2, 3, 0)
+    """
+    earlier = max(match_number - 1, 0)
+    return earlier + (1 if status == TableStatus.FINISHED else 0)

@@ -49,6 +49,7 @@ async def test_full_match_ends_and_rematch_starts_on_agreement(
     assert code not in {e.code for e in await service.lobby()}
     finished = {e.code: e for e in await service.finished_tables()}
     assert finished[code].status == "finished" and finished[code].scores == m.scores
+    assert finished[code].finished_matches == 1
     with pytest.raises(TableError) as err:
         await service.act(tid, tokens[0], "draw")
     assert err.value.code == "not_started"
@@ -59,6 +60,11 @@ async def test_full_match_ends_and_rematch_starts_on_agreement(
     assert info.status == "playing" and info.match == 2
     assert info.scores == [0] * len(info.scores) and info.round == 1
     assert [s.name for s in info.seats] == ["Host"] + [f"P{s}" for s in range(1, players)]
+    # the first match stays among the finished ones while the second is played
+    finished = {e.code: e for e in await service.finished_tables()}
+    assert finished[code].status == "playing" and finished[code].match == 2
+    assert finished[code].finished_matches == 1
+    assert (await service.record(code, 1)).winner == m.winner
 
 
 async def test_rematch_is_refused_while_the_match_is_on(service: TableService) -> None:

@@ -122,10 +122,18 @@ export function renderHome(root, app) {
     try {
       const data = await api.finished();
       clear(finishedList);
+      // One row a table; a link to each of its finished matches, the newest first (a
+      // table that played on after a rematch keeps its earlier matches here).
       for (const e of (data.tables || []).slice(0, 10)) {
+        const links = [];
+        for (let n = e.finished_matches; n >= 1 && links.length < 5; n--) {
+          const only = e.finished_matches === 1;
+          links.push(h("a", { href: `/t/${e.code}/replay?match=${n}`, "data-testid": "finished-replay", "data-match": String(n),
+            text: only ? t("replay_link") : t("finished_match_n", { n }) }), " ");
+        }
+        const scores = e.status === "finished" ? " · " + e.scores.join(" : ") : "";
         finishedList.appendChild(h("li", { "data-testid": "finished-row", "data-code": e.code },
-          h("span", { text: e.name + " · " + e.scores.join(" : ") + " " }),
-          h("a", { href: "/t/" + e.code + "/replay", "data-testid": "finished-replay", text: t("replay_link") })));
+          h("span", { text: e.name + scores + " " }), ...links));
       }
       if (!finishedList.children.length) finishedList.appendChild(h("li", { text: t("finished_empty") }));
     } catch { /* the lobby shows the error */ }

@@ -57,14 +57,42 @@ export function openReplay(root, app, code, { match = null } = {}) {
   clear(root);
   const page = h("section", { class: "replay", "data-testid": "replay" });
   root.appendChild(page);
-  const q = match ? `?match=${match}` : "";
-  fetch(`/api/tables/${encodeURIComponent(code)}/record.json${q}`)
-    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-    .then((record) => { if (alive) show(page, app, code, record); })
+  const recordOf = (n) => fetch(`/api/tables/${encodeURIComponent(code)}/record.json${n ? `?match=${n}` : ""}`)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))));
+  // Without ?match, the current match; when it has no finished round yet (a rematch was
+  // just dealt), the match before it, saying so. `latest` is the table's current match.
+  recordOf(match)
+    .then(async (record) => {
+      const latest = match ? null : record.match;
+      if (!match && !record.rounds.length && record.match > 1) {
+        return { record: await recordOf(record.match - 1), latest, fellBack: record.match };
+      }
+      return { record, latest, fellBack: null };
+    })
+    .then(async ({ record, latest, fellBack }) => {
+      if (latest === null) {
+        latest = await fetch(`/api/tables/${encodeURIComponent(code)}`)
+          .then((r) => (r.ok ? r.json() : null)).then((info) => (info ? info.match : record.match), () => record.match);
+      }
+      if (alive) show(page, app, code, record, { latest: Math.max(latest, record.match), fellBack });
+    })
     .catch(() => { if (alive) page.appendChild(h("p", { class: "notice error", "data-testid": "replay-error", text: t("replay_unavailable") })); });
   let onKey = null;
 
-  function show(page, app, code, record) {
+  /** Links to every match played at the table (1..latest), the shown one marked. */
+  function matchPicker(shown, latest) {
+    if (latest < 2) return null;
+    const items = [];
+    for (let n = latest; n >= 1; n--) {
+      items.push(h("li", {}, n === shown
+        ? h("strong", { "aria-current": "page", "data-match": String(n), text: t("replay_match_n", { n }) })
+        : h("a", { href: `/t/${code}/replay?match=${n}`, "data-match": String(n), text: t("replay_match_n", { n }) })));
+    }
+    return h("nav", { class: "replay-matches", "data-testid": "replay-matches", "aria-label": t("replay_matches") },
+      h("span", { text: t("replay_matches") + ": " }), h("ul", {}, ...items));
+  }
+
+  function show(page, app, code, record, { latest = record.match, fellBack = null } = {}) {
     document.title = t("replay_title", { code, match: record.match });
     const steps = replaySteps(record);
     const names = record.seats;
@@ -75,6 +103,9 @@ export function openReplay(root, app, code, { match = null } = {}) {
       h("a", { class: "button", href: `${base}.txt?match=${record.match}`, download: `${record.table}-${record.match}.txt`, "data-testid": "download-record", text: t("download_record") }),
       h("a", { class: "button small", href: `${base}.json?match=${record.match}`, download: `${record.table}-${record.match}.json`, "data-testid": "download-json", text: t("download_json") }),
       h("a", { href: `/t/${code}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${code}`); }, "data-testid": "replay-table-link", text: `/t/${code}` })));
+    const picker = matchPicker(record.match, latest);
+    if (picker) page.appendChild(picker);
+    if (fellBack) page.appendChild(h("p", { class: "notice", "data-testid": "replay-fell-back", text: t("replay_fell_back", { n: fellBack, shown: record.match }) }));
     if (!steps.length) {
       page.appendChild(h("p", { "data-testid": "replay-empty", text: t("replay_empty") }));
       return;
