@@ -11,7 +11,16 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import client, docs, health, routes_bots, routes_seats, routes_tables, ws
+from app.api import (
+    client,
+    docs,
+    health,
+    routes_bots,
+    routes_records,
+    routes_seats,
+    routes_tables,
+    ws,
+)
 from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
@@ -199,7 +208,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.settings = settings
-    app.add_middleware(BodySizeLimit, max_bytes=64 * 1024)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=64 * 1024,
+        per_path={routes_records.CHECK_PATH: routes_records.RECORD_MAX_BYTES},
+    )
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
     app.add_middleware(ws.DirectSockets)  # added last: the outermost of ours
@@ -210,6 +223,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_tables.router)
     app.include_router(routes_bots.router)
     app.include_router(routes_seats.router)
+    app.include_router(routes_records.router)
     app.include_router(ws.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

@@ -376,3 +376,14 @@ SERVER_FRAMES: dict[str, type[BaseModel]] = {
     "description": DescriptionFrame,
     "pong": PongFrame,
 }
+
+
+class RecordVerdict(BaseModel):
+    """The rules engine's verdict on a record (``POST /api/records/check``)."""
+
+    valid: bool
+    line: int = Field(description="the line of the first problem in the text form (0: valid)")
+    problem: str = Field(description='"valid", or the first problem, citing its rule')
+    record: MatchRecord | None = Field(
+        description="the record read, JSON form (null when it could not be read)"
+    )

@@ -1,5 +1,6 @@
-"""Serving the browser client: ``/``, ``/t/{code}`` (invite links) and ``/t/{code}/replay``
-(the replay of its finished rounds) give ``index.html``;
+"""Serving the browser client: ``/``, ``/t/{code}`` (invite links), ``/t/{code}/replay``
+(the replay of its finished rounds) and ``/check`` (a downloaded record checked) give
+``index.html``;
 other files live under ``/static/``. Tolerates the client not being there yet."""
 
 from __future__ import annotations
@@ -34,4 +35,9 @@ async def invite(request: Request, code: str) -> Response:
 
 @router.get("/t/{code}/replay")
 async def replay(request: Request, code: str) -> Response:
+    return _index(request)
+
+
+@router.get("/check")
+async def record_check(request: Request) -> Response:
     return _index(request)

@@ -1,9 +1,11 @@
-"""Request body size limit (pure ASGI middleware): bodies over ``max_bytes`` get 413
-before the app reads them, with or without a Content-Length header."""
+"""Request body size limit (pure ASGI middleware): bodies over ``max_bytes`` (or over the
+limit ``per_path`` gives an exact path) get 413 before the app reads them, with or
+without a Content-Length header."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -16,17 +18,21 @@ class BodyTooLarge(Exception):
 class BodySizeLimit:
     """Refuse HTTP request bodies larger than ``max_bytes`` with 413."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int = 64 * 1024) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int = 64 * 1024, per_path: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.per_path = dict(per_path or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.per_path.get(scope.get("path", ""), self.max_bytes)
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+        if length is not None and (not length.isdigit() or int(length) > limit):
             await _too_large(send)
             return
         seen = 0
@@ -37,7 +43,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > limit:
                     raise BodyTooLarge
             return message
 

@@ -10,6 +10,7 @@ uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
 * ``CreateQuota`` — table creation (``create``; ``public_tables`` too when the body asks
   for a public table).
 * ``JoinQuota`` — joins (``join``).
+* ``RecordCheckQuota`` — record checks (``record_check``).
 * ``LookupMissQuota`` — code look-ups: refused while the address is over
   ``lookup_miss``; a look-up whose table does not exist (``not_found``) counts.
 """
@@ -60,6 +61,10 @@ async def create_quota(request: Request) -> None:
         await _hit(request, "public_tables")
 
 
+async def record_check_quota(request: Request) -> None:
+    await _hit(request, "record_check")
+
+
 async def join_quota(request: Request) -> None:
     await _hit(request, "join")
 
@@ -81,4 +86,5 @@ async def lookup_miss_quota(request: Request) -> AsyncIterator[None]:
 HttpQuota = Depends(http_quota)
 CreateQuota = Depends(create_quota)
 JoinQuota = Depends(join_quota)
+RecordCheckQuota = Depends(record_check_quota)
 LookupMissQuota = Depends(lookup_miss_quota)

@@ -13,6 +13,7 @@ name                      identifier                  setting
 ``join``                  client address              ``FIVEUP_RATE_LIMIT_JOIN``
 ``lookup_miss``           client address              ``FIVEUP_RATE_LIMIT_LOOKUP_MISS``
 ``http``                  client address              ``FIVEUP_RATE_LIMIT_HTTP``
+``record_check``          client address              ``FIVEUP_RATE_LIMIT_RECORD_CHECK``
 ``socket_moves``          socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MOVES``
 ``socket_messages``       socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MESSAGES``
 ``socket_resync``         socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_RESYNC``
@@ -61,6 +62,7 @@ QuotaName = Literal[
     "join",
     "lookup_miss",
     "http",
+    "record_check",
     "socket_moves",
     "socket_messages",
     "socket_resync",
@@ -143,6 +145,7 @@ class Quotas:
             "join": parse_many(settings.rate_limit_join),
             "lookup_miss": parse_many(settings.rate_limit_lookup_miss),
             "http": parse_many(settings.rate_limit_http),
+            "record_check": parse_many(settings.rate_limit_record_check),
             "socket_moves": parse_many(settings.rate_limit_socket_moves),
             "socket_messages": parse_many(settings.rate_limit_socket_messages),
             "socket_resync": parse_many(settings.rate_limit_socket_resync),

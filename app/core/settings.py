@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     rate_limit_lookup_miss: str = "20/minute"
     #: every HTTP request under /api per client address
     rate_limit_http: str = "300/minute"
+    #: record checks per client address (``POST /api/records/check``: each replays a
+    #: whole match, up to ~0.1 s of CPU)
+    rate_limit_record_check: str = "10/minute;100/hour"
     #: moves, next_round and rematch frames per WebSocket
     rate_limit_socket_moves: str = "8/second;240/minute"
     #: every inbound frame (ping and resync included) per WebSocket

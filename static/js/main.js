@@ -1,8 +1,10 @@
-// Bootstrap and router: "/" -> home, "/t/{code}" -> the table, "/t/{code}/replay" -> its replay.
+// Bootstrap and router: "/" -> home, "/t/{code}" -> the table, "/t/{code}/replay" -> its
+// replay, "/check" -> the record check.
 import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { renderHome } from "./ui/home.js";
 import { openTable } from "./ui/table.js";
 import { openReplay } from "./ui/replay.js";
+import { openCheck } from "./ui/check.js";
 
 const root = document.getElementById("app");
 const connEl = document.querySelector("[data-testid=conn]");
@@ -48,7 +50,10 @@ function route() {
   const path = location.pathname;
   const m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/);
   const replay = path.match(/^\/t\/([A-Za-z0-9]+)\/replay\/?$/);
-  if (replay) {
+  if (/^\/check\/?$/.test(path)) {
+    document.body.dataset.screen = "check";
+    dispose = openCheck(root, app);
+  } else if (replay) {
     document.body.dataset.screen = "replay";
     const match = Number(new URLSearchParams(location.search).get("match")) || null;
     dispose = openReplay(root, app, replay[1], { match });

@@ -8,6 +8,7 @@ import { nameHint, nameOk } from "./names.js";
 import { computeLayout } from "../board/layout.js";
 import { renderBoard, svgEl } from "../board/render.js";
 import { clockSelect } from "./clock.js";
+import "./check-strings.js";
 
 // A drawn layout for the home page: a spinner with its branches and a few scoring ends.
 const HERO_TILES = [
@@ -162,7 +163,8 @@ export function renderHome(root, app) {
     h("section", { class: "card" }, h("h2", { text: t("join_by_code") }), joinForm,
       h("h2", { text: t("lobby") }), lobbyTable, lobbyEmpty,
       h("button", { onclick: loadLobby, text: t("refresh") }),
-      h("h2", { text: t("finished_tables") }), finishedList)));
+      h("h2", { text: t("finished_tables") }), finishedList,
+      h("p", {}, h("a", { href: "/check", "data-testid": "home-check-link", onclick: (e) => { e.preventDefault(); app.go("/check"); }, text: t("check_link") })))));
   loadLobby();
   loadFinished();
   const timer = setInterval(loadLobby, 5000);

@@ -11,6 +11,7 @@ import { computeLayout, placeValue, viaFor } from "../board/layout.js";
 import { renderBoard, tileSvg, svgEl } from "../board/render.js";
 import { markFor, loadCss } from "./fairmark.js";
 import "./replay-strings.js";
+import "./check-strings.js";
 import { autopilotSuffix } from "./autopilot.js";
 
 const byTiles = (a, b) => {
@@ -102,7 +103,8 @@ export function openReplay(root, app, code, { match = null } = {}) {
       h("h2", { text: t("replay_title", { code: record.table, match: record.match }) }),
       h("a", { class: "button", href: `${base}.txt?match=${record.match}`, download: `${record.table}-${record.match}.txt`, "data-testid": "download-record", text: t("download_record") }),
       h("a", { class: "button small", href: `${base}.json?match=${record.match}`, download: `${record.table}-${record.match}.json`, "data-testid": "download-json", text: t("download_json") }),
-      h("a", { href: `/t/${code}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${code}`); }, "data-testid": "replay-table-link", text: `/t/${code}` })));
+      h("a", { href: `/t/${code}`, onclick: (e) => { e.preventDefault(); app.go(`/t/${code}`); }, "data-testid": "replay-table-link", text: `/t/${code}` }),
+      h("a", { href: "/check", onclick: (e) => { e.preventDefault(); app.go("/check"); }, "data-testid": "check-link", text: t("check_link") })));
     const picker = matchPicker(record.match, latest);
     if (picker) page.appendChild(picker);
     if (fellBack) page.appendChild(h("p", { class: "notice", "data-testid": "replay-fell-back", text: t("replay_fell_back", { n: fellBack, shown: record.match }) }));
