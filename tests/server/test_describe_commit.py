@@ -55,7 +55,7 @@ async def play_while_asking(
     seats: list[WsClient], askers: list[WsClient], rng: random.Random, resync: bool = False
 ) -> int:
     """Play up to :data:`MOVES` moves; while each is being written every asker sends
-    ``describe`` (and ``resync`` if asked) until the move's ack arrives. Returns the
+    ``describe`` until the move's ack arrives (and ``resync`` once, if asked). Returns the
     number of ``describe`` frames each asker sent (all answered by then)."""
     asked = 0
     everyone = [*seats, *askers]
@@ -74,13 +74,13 @@ async def play_while_asking(
         await mover.send(
             {"type": "move", "move": move, "move_id": uuid.uuid4().hex, "seq": mover.last_seq}
         )
-        for _ in range(4):  # while the write waits on the database
+        for ask in range(4):  # while the write waits on the database
             if any(f["type"] in ("ack", "error") for f in mover.frames[start:]):
                 break
             asked += 1
             for a in askers:
                 await a.send({"type": "describe"})
-                if resync:
+                if resync and ask == 0:
                     await a.send({"type": "resync", "last_seq": a.last_seq})
             await asyncio.sleep(DB_DELAY / 3)
         await mover.wait_for(
