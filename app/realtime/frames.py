@@ -18,6 +18,7 @@ from typing import Any
 
 from app.core.json_text import json_text
 from app.engine import Match, project_event, view_for
+from app.engine.describe import describe_laid
 from app.realtime.table_info import utc_iso
 
 Json = dict[str, Any]
@@ -96,14 +97,18 @@ def snapshot_frame(
     }
 
 
-def description_frame(seq: int, match: Match | None, recipient: int | None) -> Json:
-    """The layout descriptions (English and Ukrainian) at ``seq``."""
-    view = view_for(match, recipient) if match else {}
+def description_frame(seq: int, public: Json | None) -> Json:
+    """The layout descriptions (English and Ukrainian) at ``seq``, from the public view
+    fields delivered at ``seq`` (``None``: no match): the same for every recipient, and
+    built from what was sent, never from a live match."""
+    if public is None:
+        return {"type": "description", "seq": seq, "description": None, "description_uk": None}
+    laid: Json = public["layout"]
     return {
         "type": "description",
         "seq": seq,
-        "description": view.get("description"),
-        "description_uk": view.get("description_uk"),
+        "description": describe_laid(laid),
+        "description_uk": describe_laid(laid, "uk"),
     }
 
 

@@ -6,7 +6,10 @@ last table info sent. Deliveries come from two places and go through one functio
 :meth:`Hub._deliver`, under the table's lock:
 
 - a commit of this process (:meth:`Hub.committed`): the events and the live match, as
-  they are — nothing is read back or parsed again;
+  they are — nothing is read back or parsed again. The writer calls it under its own
+  table lock right after the commit, so the match is the committed state then; the hub
+  keeps no reference to it: what later reads need of that state (``describe``) is kept
+  from what was delivered (the feed's :class:`~app.realtime.delivery.Sent`);
 - a commit of another process (``notice``, from a NOTIFY, then ``poke`` in a task of
   that table's own; :mod:`app.realtime.hub_notices`): the events since the feed's seq
   and the table's state, read from the store in one snapshot. The NOTIFY of this
@@ -156,10 +159,21 @@ class Hub(NoticeMixin, PresenceMixin):
                 await self._snapshot(feed, conn, last_seq)
 
     async def describe(self, conn: Connection) -> None:
-        """Queue the layout descriptions at the feed's seq (``describe``)."""
+        """Queue the layout descriptions at the feed's seq (``describe``): of the layout
+        its sockets were delivered at that seq (``feed.sent``), committed by definition.
+        Never of the live match, which the writer of the next move changes before its
+        commit (and keeps changed if the write is refused). The seq and the views sent
+        change together, between two awaits, so no lock is needed; the frame is made
+        once per seq, whatever the number of sockets asking."""
         feed = self.feeds.get(conn.table_id)
-        if feed is not None:
-            conn.put(encode(description_frame(feed.seq, feed.match, conn.seat)))
+        if feed is None:
+            return
+        public = feed.sent.public
+        described = feed.described
+        if described is None or described[0] != feed.seq or described[1] is not public:
+            described = (feed.seq, public, encode(description_frame(feed.seq, public)))
+            feed.described = described
+        conn.put(described[2])
 
     async def _snapshot(self, feed: Feed, conn: Connection, last_seq: int | None) -> None:
         """Bring the feed up to the database (delivering to the other sockets), then
@@ -208,7 +222,7 @@ class Hub(NoticeMixin, PresenceMixin):
         )
         conn.last_seq = cu.table.seq
         if feed.seq < 0 or cu.table.seq > feed.seq:  # the feed is at the database's seq now
-            feed.seq, feed.match, feed.info, feed.seats_key = cu.table.seq, match, info, None
+            feed.seq, feed.info, feed.seats_key = cu.table.seq, info, None
             feed.sent = Sent(public_part(match))
         feed.sent.views.setdefault(conn.seat, own_part(match, conn.seat))
 
@@ -260,7 +274,7 @@ class Hub(NoticeMixin, PresenceMixin):
             self._deliver(feed, events, cu.table, cu.players, match, exclude)
             return
         # too far behind for events: every socket gets a fresh snapshot
-        feed.seq, feed.match, feed.sent = cu.table.seq, match, Sent(public_part(match))
+        feed.seq, feed.sent = cu.table.seq, Sent(public_part(match))
         feed.info, feed.seats_key = self._info(cu.table, cu.players, match), None
         for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
             self._drop(feed, c)
@@ -325,7 +339,7 @@ class Hub(NoticeMixin, PresenceMixin):
                 for text in texts[c.seat]:
                     c.put(text, kind="event")
             c.last_seq = last.seq
-        feed.seq, feed.match, feed.sent = last.seq, match, sent
+        feed.seq, feed.sent = last.seq, sent
         if before is not None:
             self._local_changed(feed.table_id, before)
             self._presence_changed(feed.table_id)

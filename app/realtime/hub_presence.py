@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.engine import Match
 from app.realtime.connection import Connection
 from app.realtime.delivery import Sent
 from app.realtime.frames import Json, encode
@@ -48,7 +47,9 @@ class Feed:
     #: the views sent: the public fields and each recipient class's own
     sent: Sent = field(default_factory=Sent)
     info: Json | None = None
-    match: Match | None = None
+    #: the ``description`` frame at a seq, made from the public fields sent then
+    #: (``(seq, sent.public, text)``; made when first asked for)
+    described: tuple[int, Json | None, str] | None = None
     presence: Json | None = None  # the last presence frame sent
     #: the seats taken and which of them are persons, at the last delivery: presence
     #: is looked at again only when that or the sockets' seats change

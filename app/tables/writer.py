@@ -10,7 +10,9 @@ with a version check, then delivered (only after the commit).
   what the change would have met had it arrived a moment later.
 - One ``asyncio.Lock`` per table serialises this process's writers of that table;
   delivery runs under it too, so the live match is projected before anything else can
-  change it.
+  change it. It is the committed state only until then: the next change is decided on
+  it before its write (and a refused write leaves it changed), so delivery keeps
+  nothing of it but what it delivered.
 - Memory is updated only after a successful write; any failure forgets the table.
 """
 
@@ -39,7 +41,9 @@ HOT_TABLES_MAX = 5000
 
 @dataclass(slots=True)
 class Committed:
-    """A committed change as delivery sees it: the table after it, and its events."""
+    """A committed change as delivery sees it: the table after it, and its events.
+    ``match`` is the live match: the committed state while delivery runs (under the
+    writer's lock), not after it returns."""
 
     table: TableState
     players: list[PlayerState]
