@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     rate_limit_lookup_miss: str = "20/minute"
     #: every HTTP request under /api per client address
     rate_limit_http: str = "300/minute"
+    #: computer-player changes (seat, change level, remove) per client address
+    rate_limit_bot_changes: str = "20/minute"
+    #: practice tables (``POST /api/practice``) waiting or in play at once per client
+    #: address; one more is refused with 409 ``too_many_practice_tables``
+    max_live_practice_tables: int = Field(default=3, ge=1, le=1000)
     #: moves, next_round and rematch frames per WebSocket
     rate_limit_socket_moves: str = "8/second;240/minute"
     #: every inbound frame (ping and resync included) per WebSocket
