@@ -12,7 +12,12 @@ uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
 * ``JoinQuota`` — joins (``join``).
 * ``RecordCheckQuota`` — record checks (``record_check``).
 * ``LookupMissQuota`` — code look-ups: refused while the address is over
-  ``lookup_miss``; a look-up whose table does not exist (``not_found``) counts.
+  ``lookup_miss``; a look-up whose table does not exist (``not_found``) counts. (The
+  WebSocket endpoint applies the same quota to its sockets: ``app/api/ws.py``.)
+* ``BotQuota`` — computer-player changes (``bot_changes``).
+* ``practice_quota`` — a practice table: ``create``, and the caller as the table's
+  :class:`~app.tables.practice_cap.PracticeCreator` (the cap on live practice tables;
+  None when quotas are off).
 """
 
 from __future__ import annotations
@@ -21,13 +26,16 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import Depends, HTTPException, Request
+from starlette.requests import HTTPConnection
 
 from app.core.quotas import QuotaName, Quotas, Verdict, quotas_for
 from app.tables.errors import TableError
+from app.tables.practice_cap import PracticeCreator, creator_key
 
 
-def client_address(request: Request) -> str:
-    """The address quotas count against (after uvicorn's trusted-proxy handling)."""
+def client_address(request: HTTPConnection) -> str:
+    """The address quotas count against (after uvicorn's trusted-proxy handling); a
+    request's or a WebSocket's."""
     return request.client.host if request.client is not None else "unknown"
 
 
@@ -69,6 +77,20 @@ async def join_quota(request: Request) -> None:
     await _hit(request, "join")
 
 
+async def bot_quota(request: Request) -> None:
+    await _hit(request, "bot_changes")
+
+
+async def practice_quota(request: Request) -> PracticeCreator | None:
+    """Count a practice table against ``create``; who creates it, with the cap on their
+    live practice tables (None when quotas are off: no cap)."""
+    await _hit(request, "create")
+    quotas = quotas_for(request.app)
+    if not quotas.enabled:
+        return None
+    return PracticeCreator(creator_key(client_address(request)), quotas.max_live_practice)
+
+
 async def lookup_miss_quota(request: Request) -> AsyncIterator[None]:
     quotas = quotas_for(request.app)
     address = client_address(request)
@@ -88,3 +110,4 @@ CreateQuota = Depends(create_quota)
 JoinQuota = Depends(join_quota)
 RecordCheckQuota = Depends(record_check_quota)
 LookupMissQuota = Depends(lookup_miss_quota)
+BotQuota = Depends(bot_quota)

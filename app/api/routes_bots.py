@@ -1,21 +1,37 @@
 """HTTP routes for computer players (docs/protocol.md, docs/bots.md): the host seats,
 changes or removes a bot before the start; one call makes a practice table against bots.
-Bodies are the models of :mod:`app.schemas`; errors are ``ErrorResponse``."""
+Bodies are the models of :mod:`app.schemas`; errors are ``ErrorResponse``.
+
+Every route counts against the HTTP quota of its client address; bot changes against
+``FIVEUP_RATE_LIMIT_BOT_CHANGES``; a practice table against the create quota and the cap
+on live practice tables (``FIVEUP_MAX_LIVE_PRACTICE_TABLES``, app/api/quota_deps.py)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Path, status
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Path, status
 
 from app.api.deps import ServiceDep, TokenDep
+from app.api.quota_deps import BotQuota, HttpQuota, practice_quota
 from app.api.routes_tables import ERRORS, Code
-from app.schemas import AddBot, Joined, Practice, TableInfo
+from app.schemas import AddBot, ErrorResponse, Joined, Practice, TableInfo
+from app.tables.practice_cap import PracticeCreator
 
-router = APIRouter(prefix="/api", tags=["computer players"])
+router = APIRouter(
+    prefix="/api",
+    tags=["computer players"],
+    dependencies=[HttpQuota],
+    responses={429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"}},
+)
 
 Seat = Path(ge=0, le=3, description="the seat of a computer player, 0..players-1")
+Creator = Annotated[PracticeCreator | None, Depends(practice_quota)]
 
 
-@router.post("/tables/{code}/bots", response_model=TableInfo, responses=ERRORS)
+@router.post(
+    "/tables/{code}/bots", response_model=TableInfo, responses=ERRORS, dependencies=[BotQuota]
+)
 async def put_bot(
     body: AddBot, service: ServiceDep, token: TokenDep, code: str = Code
 ) -> TableInfo:
@@ -24,7 +40,12 @@ async def put_bot(
     return await service.put_bot(code, token, body.seat, body.level)
 
 
-@router.delete("/tables/{code}/bots/{seat}", response_model=TableInfo, responses=ERRORS)
+@router.delete(
+    "/tables/{code}/bots/{seat}",
+    response_model=TableInfo,
+    responses=ERRORS,
+    dependencies=[BotQuota],
+)
 async def remove_bot(
     service: ServiceDep, token: TokenDep, code: str = Code, seat: int = Seat
 ) -> TableInfo:
@@ -35,7 +56,9 @@ async def remove_bot(
 @router.post(
     "/practice", status_code=status.HTTP_201_CREATED, response_model=Joined, responses=ERRORS
 )
-async def practice(body: Practice, service: ServiceDep) -> Joined:
+async def practice(body: Practice, service: ServiceDep, creator: Creator) -> Joined:
     """Play against the computer: a private table with you at seat 0 and computer players
-    of ``level`` in every other seat, started at once."""
-    return await service.practice(body.players, body.level, body.name, body.clock)
+    of ``level`` in every other seat, started at once. ``409 too_many_practice_tables``
+    while this client address has ``FIVEUP_MAX_LIVE_PRACTICE_TABLES`` practice tables
+    waiting or in play."""
+    return await service.practice(body.players, body.level, body.name, body.clock, creator)

@@ -18,6 +18,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
+from app.api.quota_deps import client_address
 from app.api.socket_guard import FRAME_QUOTAS, header, origin_allowed
 from app.api.socket_writer import SocketWriter
 from app.api.socket_writer import close_socket as _close
@@ -38,6 +39,7 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
 CLOSE_SPECTATORS_FULL = 4409
 CLOSE_FLOOD = 4429
+CLOSE_TOO_MANY_LOOKUPS = 4430
 CLOSE_UNKNOWN_TABLE = 4404
 CLOSE_TOO_BIG = 1009
 CLOSE_UNAVAILABLE = 1011
@@ -78,17 +80,21 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     if not origin_allowed(header(ws, b"origin"), header(ws, b"host"), settings.ws_allowed_origins):
         await _close(ws, CLOSE_ORIGIN, "origin not allowed")
         return
+    quotas = quotas_for(ws.app)
+    address = client_address(ws)
+    if not await _lookups_allowed(ws, quotas, address):
+        return
     try:
         ident = await service.identify(code[:16], token[:256] if token is not None else None)
     except TableError as err:
         if err.code == "not_found":
+            await quotas.hit("lookup_miss", address)  # code guessing, as over HTTP
             await _close(ws, CLOSE_UNKNOWN_TABLE, "unknown table")
         elif err.code == "unavailable":
             await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
         else:
             await _close(ws, CLOSE_BAD_TOKEN, "bad seat token")
         return
-    quotas = quotas_for(ws.app)
     spectator = ident.seat is None
     if spectator and not await quotas.enter_spectator(str(ident.table_id)):
         await _close(ws, CLOSE_SPECTATORS_FULL, "no more spectators at this table")
@@ -114,6 +120,16 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         await writer.stop()
         if spectator:
             await quotas.leave_spectator(str(ident.table_id))
+
+
+async def _lookups_allowed(ws: WebSocket, quotas: Quotas, address: str) -> bool:
+    """False (the socket closed with 4430) while ``address`` is over its look-up-miss
+    quota: before the code is looked up, so an existing table is not told apart."""
+    verdict = await quotas.check("lookup_miss", address)
+    if not verdict.allowed:
+        reason = f"too many look-ups; retry in {verdict.retry_after} s"
+        await _close(ws, CLOSE_TOO_MANY_LOOKUPS, reason)
+    return verdict.allowed
 
 
 class Guard:

@@ -14,14 +14,20 @@ name                      identifier                  setting
 ``lookup_miss``           client address              ``FIVEUP_RATE_LIMIT_LOOKUP_MISS``
 ``http``                  client address              ``FIVEUP_RATE_LIMIT_HTTP``
 ``record_check``          client address              ``FIVEUP_RATE_LIMIT_RECORD_CHECK``
+``bot_changes``           client address              ``FIVEUP_RATE_LIMIT_BOT_CHANGES``
 ``socket_moves``          socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MOVES``
 ``socket_messages``       socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MESSAGES``
 ``socket_resync``         socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_RESYNC``
 ``socket_chat``           socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_CHAT``
 ========================  ==========================  ==================================
 
-Plus one count of things open at once: spectators per table
-(``FIVEUP_MAX_SPECTATORS_PER_TABLE``; ``enter_spectator`` / ``leave_spectator``).
+Plus counts of things open at once: spectators per table
+(``FIVEUP_MAX_SPECTATORS_PER_TABLE``; ``enter_spectator`` / ``leave_spectator``), and
+live practice tables per client address (``FIVEUP_MAX_LIVE_PRACTICE_TABLES``,
+``max_live_practice``: counted in the database, :mod:`app.tables.practice_cap`).
+
+A socket to a table code that does not exist counts as a ``lookup_miss`` of its client
+address too, and a socket from an address over that quota is refused (``app/api/ws.py``).
 
 The HTTP side is ``app/api/quota_deps.py``. The WebSocket side calls, per inbound frame::
 
@@ -63,6 +69,7 @@ QuotaName = Literal[
     "lookup_miss",
     "http",
     "record_check",
+    "bot_changes",
     "socket_moves",
     "socket_messages",
     "socket_resync",
@@ -146,12 +153,15 @@ class Quotas:
             "lookup_miss": parse_many(settings.rate_limit_lookup_miss),
             "http": parse_many(settings.rate_limit_http),
             "record_check": parse_many(settings.rate_limit_record_check),
+            "bot_changes": parse_many(settings.rate_limit_bot_changes),
             "socket_moves": parse_many(settings.rate_limit_socket_moves),
             "socket_messages": parse_many(settings.rate_limit_socket_messages),
             "socket_resync": parse_many(settings.rate_limit_socket_resync),
             "socket_chat": parse_many(settings.rate_limit_socket_chat),
         }
         self.max_spectators = settings.max_spectators_per_table
+        #: practice tables waiting or in play at once per client address
+        self.max_live_practice = settings.max_live_practice_tables
         self.enabled = settings.rate_limit_enabled
 
     async def hit(self, name: QuotaName, identifier: str) -> Verdict:

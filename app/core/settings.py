@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     #: record checks per client address (``POST /api/records/check``: each replays a
     #: whole match, up to ~0.1 s of CPU)
     rate_limit_record_check: str = "10/minute;100/hour"
+    #: computer-player changes (seat, change level, remove) per client address
+    rate_limit_bot_changes: str = "20/minute"
+    #: practice tables (``POST /api/practice``) waiting or in play at once per client
+    #: address; one more is refused with 409 ``too_many_practice_tables``
+    max_live_practice_tables: int = Field(default=3, ge=1, le=1000)
     #: moves, next_round and rematch frames per WebSocket
     rate_limit_socket_moves: str = "8/second;240/minute"
     #: every inbound frame (ping and resync included) per WebSocket

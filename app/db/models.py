@@ -82,6 +82,9 @@ class TableRow(Base):
     banks: Mapped[list[float] | None] = mapped_column(JsonType, nullable=True)
     #: the seat that resigned the current match (it ended by resignation), else NULL
     resigned: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: a practice table's creator: the SHA-256 of its client address (NULL for other
+    #: tables), counted by the cap on live practice tables per address
+    created_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -89,7 +92,10 @@ class TableRow(Base):
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
 
-    __table_args__ = (Index("ix_game_tables_lobby", "public", "status"),)
+    __table_args__ = (
+        Index("ix_game_tables_lobby", "public", "status"),
+        Index("ix_game_tables_created_by", "created_by"),
+    )
 
 
 class PlayerRow(Base):

@@ -39,6 +39,9 @@ IDLE_TABLES = (
     " AND t.updated_at < now() - make_interval(secs => %s)"
     " ORDER BY t.updated_at LIMIT %s"
 )
+LIVE_CREATED_BY = (
+    "SELECT count(*) FROM game_tables WHERE created_by = %s AND status IN ('waiting', 'playing')"
+)
 EVENT_COLS = "seq, kind, seat, player_id, move_id, match_number, payload"
 TABLE_SET = (
     "seq = %(seq)s, status = %(status)s, host_seat = %(host_seat)s,"

@@ -30,6 +30,7 @@ from app.db.pg_sql import (
     EVENT_COLS,
     IDLE_TABLES,
     INSERT_PLAYER,
+    LIVE_CREATED_BY,
     LOAD,
     LOAD_NOW,
     PLAYERS_JSON,
@@ -234,6 +235,13 @@ class PgStore:
         return [IdleTable(int(r[0]), int(r[1]), float(r[2]), list(r[3])) for r in rows]
 
     @retried_once
+    async def live_tables_created_by(self, created_by: str) -> int:
+        async with self.connections.connection() as conn:
+            cur = await conn.execute(LIVE_CREATED_BY, (created_by,))
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else 0
+
+    @retried_once
     async def round_over_tables(self) -> list[TableState]:
         async with self.connections.connection() as conn:
             cur = await conn.execute(
@@ -323,13 +331,13 @@ class PgStore:
                         "INSERT INTO game_tables (code, name, players, public, status, host_seat,"
                         " version, seq, match_number, state, rematch_votes, ready, round_over_at,"
                         " commitment, deal_seed, history, spectator_chat, clock, turn_deadline, banks,"
-                        " resigned, created_at, updated_at)"
+                        " resigned, created_by, created_at, updated_at)"
                         " VALUES (%(code)s, %(name)s, %(players)s, %(public)s, %(status)s,"
                         " %(host_seat)s, 1, %(seq)s, %(match_number)s, %(state)s::jsonb,"
                         " %(rematch_votes)s::jsonb, %(ready)s::jsonb, %(round_over_at)s,"
                         " %(commitment)s, %(deal_seed)s, %(history)s::jsonb,"
                         " %(spectator_chat)s, %(clock)s, %(turn_deadline)s, %(banks)s::jsonb,"
-                        " %(resigned)s, now(), now()) RETURNING id, created_at",
+                        " %(resigned)s, %(created_by)s, now(), now()) RETURNING id, created_at",
                         dict(
                             table_params(t),
                             code=t.code,
@@ -337,6 +345,7 @@ class PgStore:
                             players=t.players,
                             public=t.public,
                             clock=t.clock,
+                            created_by=t.created_by,
                             history=None if change.history is None else json_text(change.history),
                         ),
                     )

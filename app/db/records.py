@@ -82,6 +82,9 @@ class TableState:
     banks: list[float] | None = None
     #: the seat that resigned the current match, else None
     resigned: int | None = None
+    #: a practice table's creator: the SHA-256 of its client address, written by the
+    #: insert only (the cap on live practice tables per address); None when not read
+    created_by: str | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> TableState:

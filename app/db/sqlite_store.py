@@ -252,6 +252,16 @@ class SqliteStore:
         result: list[LobbyRow] = await self._read(run)
         return result
 
+    async def live_tables_created_by(self, created_by: str) -> int:
+        live = [TableStatus.WAITING, TableStatus.PLAYING]
+        query = (
+            select(func.count())
+            .select_from(T)
+            .where(T.c.created_by == created_by, T.c.status.in_(live))
+        )
+        count = await self._read(lambda c: c.scalar(query))
+        return int(count or 0)
+
     async def idle_tables(self, idle_for: float, limit: int) -> list[IdleTable]:
         now = datetime.now(UTC)
 
@@ -342,6 +352,7 @@ class SqliteStore:
                             players=t.players,
                             clock=t.clock,
                             public=t.public,
+                            created_by=t.created_by,
                             version=1,
                             created_at=now,
                             updated_at=now,

@@ -117,6 +117,11 @@ class Store(Protocol):
         seconds, the longest idle first (at most ``limit``)."""
         ...
 
+    async def live_tables_created_by(self, created_by: str) -> int:
+        """How many tables waiting or in play were created by ``created_by`` (a practice
+        table's ``TableState.created_by``)."""
+        ...
+
     async def table_seqs(self, table_ids: list[int]) -> dict[int, int]:
         """The current seq of each of these tables."""
         ...

@@ -25,7 +25,7 @@ from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import bots, chat, clock, rounds, seating, sweep
+from app.tables import bots, chat, clock, practice_cap, rounds, seating, sweep
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
@@ -33,6 +33,7 @@ from app.tables.chat import ChatRequest
 from app.tables.errors import TableError, table_closed
 from app.tables.move_actions import MoveActions
 from app.tables.play import MoveResult
+from app.tables.practice_cap import PracticeCreator
 from app.tables.reads import Identity, TableReads
 from app.tables.seat_actions import SeatActions
 from app.tables.timed import TimedActions
@@ -183,14 +184,27 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         return self.info_of(tx)
 
     async def practice(
-        self, players: int, level: object, name: str, clock_preset: str = "none"
+        self,
+        players: int,
+        level: object,
+        name: str,
+        clock_preset: str = "none",
+        creator: PracticeCreator | None = None,
     ) -> Joined:
         """A private table of ``players``: the caller at seat 0 (host), computer players
-        of ``level`` in the other seats, the match started — one transaction."""
+        of ``level`` in the other seats, the match started — one transaction.
+
+        ``creator``: who asks, and how many of their practice tables may be waiting or
+        in play at once; one more is refused with ``409 too_many_practice_tables``. (Two
+        requests of one creator at the same instant may both pass the count:
+        :mod:`app.tables.practice_cap`.)"""
         bot_level = bots.level_of(level)
         person = seating.checked_name(name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table("Practice", players, False, person)
         table.clock = clock.checked(self.clocks, clock_preset).preset
+        if creator is not None:
+            await practice_cap.check(self.store, creator)
+            table.created_by = creator.key
         token = new_token()
 
         async def decide(tx: TableChange) -> None:

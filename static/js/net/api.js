@@ -1,10 +1,12 @@
 // HTTP calls (docs/protocol.md) and the seat tokens kept in localStorage.
 
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  /** retryAfter: the seconds of a 429's Retry-After header (else null). */
+  constructor(code, message, status, retryAfter = null) {
     super(message || code);
     this.code = code;
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -22,7 +24,9 @@ async function call(method, path, body, token) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const d = data && data.detail;
-    if (d && typeof d === "object" && !Array.isArray(d) && d.code) throw new ApiError(d.code, d.message, res.status);
+    const wait = Number.parseInt(res.headers.get("Retry-After") || "", 10);
+    const retryAfter = res.status === 429 && wait > 0 ? wait : null;
+    if (d && typeof d === "object" && !Array.isArray(d) && d.code) throw new ApiError(d.code, d.message, res.status, retryAfter);
     if (res.status === 422) throw new ApiError("invalid_name", Array.isArray(d) ? d.map((x) => x.msg).join("; ") : "", 422);
     throw new ApiError(res.status === 404 ? "not_found" : "http_" + res.status, typeof d === "string" ? d : "", res.status);
   }

@@ -115,10 +115,11 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closedByUs) { this.setState("closed"); return; }
-      // 4410: the seat moved to another device; 4411: you left it — never retry the token
-      if (ev.code === 4404 || ev.code === 4401 || ev.code === 4410 || ev.code === 4411) {
+      // 4410: the seat moved to another device; 4411: you left it — never retry the token;
+      // 4430: too many look-ups of unknown codes from this address (reason: "retry in N s")
+      if (ev.code === 4404 || ev.code === 4401 || ev.code === 4410 || ev.code === 4411 || ev.code === 4430) {
         this.setState("closed");
-        this.cb.onFatal && this.cb.onFatal(ev.code);
+        this.cb.onFatal && this.cb.onFatal(ev.code, ev.reason || "");
         return;
       }
       this.scheduleReconnect();

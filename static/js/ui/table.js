@@ -21,6 +21,9 @@ import { pressGuard } from "./press_guard.js";
 import * as S from "../state.js";
 import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNotice, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
 
+/** The socket's close code for an address over its look-up-miss quota (docs/protocol.md). */
+const CLOSE_TOO_MANY_LOOKUPS = 4430;
+
 export function openTable(root, app, code, { watch = false } = {}) {
   code = String(code).toUpperCase();
   const st = S.initialState(code, watch ? null : loadSeat(code));
@@ -106,7 +109,12 @@ export function openTable(root, app, code, { watch = false } = {}) {
         presenceSeats: Array.isArray(seats) ? seats : null,
         table: st.table && Number.isInteger(spectators) ? { ...st.table, spectators } : st.table,
       }),
-      onFatal: (codeNum) => {
+      onFatal: (codeNum, reason) => {
+        if (codeNum === CLOSE_TOO_MANY_LOOKUPS) {
+          const wait = /retry in (\d+) s/.exec(reason);
+          update({ fatal: t("err_too_many_tries", { s: wait ? wait[1] : "60" }) });
+          return;
+        }
         if (codeNum === CLOSE_SEAT_MOVED || codeNum === CLOSE_SEAT_LEFT) {
           onSeatClosed(ctx, codeNum); // the token is revoked: forget it, never retry it
           if (codeNum === CLOSE_SEAT_LEFT) connect(); // watch on as a spectator
@@ -333,6 +341,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   // ---- start ----
   api.table(code).then((info) => update({ table: info })).catch((e) => {
     if (e.code === "not_found") update({ fatal: t("err_not_found") });
+    else if (e.code === "rate_limited") update({ fatal: errorText(e) }); // too many tries: wait N s
   });
   // A device link (`#seat=` in the fragment) is claimed before the socket connects.
   const claiming = claimFromFragment(code);
