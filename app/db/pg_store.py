@@ -16,7 +16,7 @@ when one failed).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -202,16 +202,20 @@ class PgStore:
             return {int(r[0]): int(r[1]) for r in await cur.fetchall()}
 
     @retried_once
-    async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
+    async def lobby(
+        self, limit: int, *, finished: bool = False, among: Collection[int] | None = None
+    ) -> list[LobbyRow]:
         statuses = ["finished"] if finished else ["waiting", "playing"]
+        only = "" if among is None else " AND t.id = ANY(%s)"
+        params = (statuses, limit) if among is None else (statuses, list(among), limit)
         async with self.connections.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {TABLE_COLS_NOW},"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id),"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id AND p.bot IS NOT NULL)"
-                " FROM game_tables t WHERE t.public AND t.status = ANY(%s)"
+                f" FROM game_tables t WHERE t.public AND t.status = ANY(%s){only}"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
-                (statuses, limit),
+                params,
             )
             rows = await cur.fetchall()
         return [
