@@ -137,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             absent_since=hub.absent_since,
             seat_presence=hub.seat_presence,
             autopilot_level=settings.autopilot_level,
+            present_tables=hub.tables_with_people,
         )
         hub.on_presence = service.presence_changed  # the autopilot's grace and take-back
         listener = PgListener(dsn) if postgres else None

@@ -120,8 +120,8 @@ class Settings(BaseSettings):
     #: the computer player's level that plays a seat its person left (and the autopilot)
     autopilot_level: Literal["easy", "medium", "hard"] = "medium"
     #: abandoned tables (app/tables/sweep.py, docs/configuration.md): a table waiting or
-    #: in play that nothing changed for this many seconds and where no person has had a
-    #: socket for as long is closed; 0 never closes one
+    #: in play where no person has had a socket for this many seconds is closed (its
+    #: computer players' moves do not count); 0 never closes one
     abandoned_table_seconds: float = Field(default=1800.0, ge=0)
     #: seconds between two sweeps for abandoned tables (every process sweeps)
     sweep_interval_seconds: float = Field(default=60.0, gt=0, le=3600)

@@ -16,7 +16,7 @@ when one failed).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -203,7 +203,9 @@ class PgStore:
             return {int(r[0]): int(r[1]) for r in await cur.fetchall()}
 
     @retried_once
-    async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
+    async def lobby(
+        self, limit: int, *, finished: bool = False, among: Collection[int] | None = None
+    ) -> list[LobbyRow]:
         # finished: a table whose current match is over, or that has played an earlier
         # match to its end (a rematch, or a new player, followed it)
         where = (
@@ -211,14 +213,16 @@ class PgStore:
             if finished
             else "t.status IN ('waiting', 'playing')"
         )
+        only = "" if among is None else " AND t.id = ANY(%s)"
+        params = (limit,) if among is None else (list(among), limit)
         async with self.connections.connection() as conn:
             cur = await conn.execute(
                 f"SELECT {TABLE_COLS_NOW},"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id),"
                 " (SELECT count(*) FROM players p WHERE p.table_id = t.id AND p.bot IS NOT NULL)"
-                f" FROM game_tables t WHERE t.public AND {where}"
+                f" FROM game_tables t WHERE t.public AND {where}{only}"
                 " ORDER BY t.created_at DESC, t.id DESC LIMIT %s",
-                (limit,),
+                params,
             )
             rows = await cur.fetchall()
         return [

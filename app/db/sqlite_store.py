@@ -8,6 +8,7 @@ version = :old; …; COMMIT``; a writer that finds the database locked gets :cla
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -216,7 +217,9 @@ class SqliteStore:
         result: list[EventRecord] = await self._read(run)
         return result
 
-    async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
+    async def lobby(
+        self, limit: int, *, finished: bool = False, among: Collection[int] | None = None
+    ) -> list[LobbyRow]:
         # finished: a table whose current match is over, or that has played an earlier
         # match to its end (a rematch, or a new player, followed it)
         which = (
@@ -239,6 +242,7 @@ class SqliteStore:
                     .where(
                         T.c.public.is_(True),
                         which,
+                        *(() if among is None else (T.c.id.in_(list(among)),)),
                     )
                     .order_by(T.c.created_at.desc(), T.c.id.desc())
                     .limit(limit)

@@ -20,6 +20,7 @@ processes deliver from, sent only on commit.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Protocol
 
@@ -94,9 +95,12 @@ class Store(Protocol):
         a snapshot carries)."""
         ...
 
-    async def lobby(self, limit: int, *, finished: bool = False) -> list[LobbyRow]:
+    async def lobby(
+        self, limit: int, *, finished: bool = False, among: Collection[int] | None = None
+    ) -> list[LobbyRow]:
         """Public tables waiting or in play (``finished``: that have a finished match —
-        the current one, or an earlier one at a table that played on), newest first."""
+        the current one, or an earlier one at a table that played on), newest first;
+        with ``among``, only tables whose id is in it."""
         ...
 
     async def round_over_tables(self) -> list[TableState]:

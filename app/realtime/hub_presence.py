@@ -103,6 +103,11 @@ class PresenceMixin:
         """Seats with at least one open socket (visible or not) on any process."""
         return self.presence_log.present(table_id)
 
+    def tables_with_people(self) -> set[int]:
+        """The tables where a seat has a socket (visible or not) on any process — a
+        person is there (computer players have no sockets)."""
+        return self.presence_log.tables_present()
+
     def seat_presence(self, table_id: int, players: int) -> dict[int, SeatPresence]:
         """Each seat's state (``connected``, ``away``, ``disconnected``) and since when
         (UNIX time, as this process knows it), for seats ``0 .. players - 1``."""

@@ -297,6 +297,24 @@ class PresenceLog:
             s for s, (st, _) in self._seats.get(table_id, {}).items() if st != DISCONNECTED
         )
 
+    def tables_present(self) -> set[int]:
+        """The tables where some seat is connected or away (a person is there, on some
+        process).
+
+        >>> log = PresenceLog(started=10.0)
+        >>> log.update(7, {1: "away"}, now=20.0), log.update(8, {}, now=20.0)
+        (True, False)
+        >>> log.update(9, {0: "connected"}, now=20.0), log.update(9, {}, now=21.0)
+        (True, True)
+        >>> log.tables_present()
+        {7}
+        """
+        return {
+            t
+            for t, seats in self._seats.items()
+            if any(st != DISCONNECTED for st, _ in seats.values())
+        }
+
     def _prune(self, now: float) -> None:
         self._pruned = now
         for table_id, seats in list(self._seats.items()):

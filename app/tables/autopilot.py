@@ -5,6 +5,12 @@ clock, when the seat to move has been disconnected for the grace period. After
 ``autopilot`` on) and is played like a bot's, until its player comes back (a socket of
 the seat opens, or the player sends a move: event ``autopilot`` off).
 
+The autopilot covers an absent player, not an empty table: when every person seated at
+a live table has had no socket on any process for the grace (``grace_seconds``, the
+same ``FIVEUP_DISCONNECT_GRACE_SECONDS``), the table is *stopped*
+(:meth:`AutopilotRules.stopped`): neither the autopilot nor its computer players play
+there until a person's socket opens again. Computer players are not persons.
+
 This module decides: when the autopilot is due for the seat to move
 (:meth:`AutopilotRules.wait`), what an autopilot move changes besides the move itself
 (:func:`count_turn`), and the take-back (:func:`take_back`). Its moves are scheduled and
@@ -16,6 +22,8 @@ thought like a bot's (:mod:`app.tables.bot_turns`), sent with the table's ``seq`
 (30.0, None)
 >>> rules.grace_wait(absent_since=1000.0, now=2000.0)
 0.0
+>>> rules.empty_for([1000.0, 1050.0], now=1100.0), rules.empty_for([1000.0, None], now=1.0)
+(50.0, None)
 """
 
 from __future__ import annotations
@@ -28,6 +36,9 @@ from datetime import UTC, datetime
 from app.bots import Level
 from app.db.records import PlayerState, TableStatus
 from app.tables.change import TableChange
+
+#: the statuses of a table that is being played or waits for players
+LIVE = (TableStatus.WAITING, TableStatus.PLAYING)
 
 #: (table id, seat) -> UNIX time since the seat has had no socket on any process, or
 #: None while it has one (the hub's ``absent_since``)
@@ -57,6 +68,23 @@ class AutopilotRules:
         if absent_since is None:
             return None
         return max(0.0, absent_since + self.grace_seconds - now)
+
+    def empty_for(self, absences: list[float | None], now: float) -> float | None:
+        """Seconds since the last of the persons whose seats have no socket left (each
+        one's ``absent_since``); None while one of them has a socket."""
+        if any(since is None for since in absences):
+            return None
+        return max(0.0, now - max((s for s in absences if s is not None), default=0.0))
+
+    def stopped(self, tx: TableChange, now: float | None = None) -> bool:
+        """Whether nobody plays at this table now: it is live and no person seated at it
+        has had a socket, on any process, for ``grace_seconds`` (UNIX time ``now``, read
+        here when not given). Without the hub's absence clock, never."""
+        if self.absent_since is None or tx.table.status not in LIVE:
+            return False
+        absences = [self.absent_since(tx.table.id, p.seat) for p in tx.players if p.bot is None]
+        empty = self.empty_for(absences, time.time() if now is None else now)
+        return empty is not None and empty >= self.grace_seconds
 
     def wait(self, tx: TableChange, now: datetime | None = None) -> float | None:
         """Seconds until the autopilot plays for the seat to move (0: due now; None: not

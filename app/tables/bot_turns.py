@@ -12,6 +12,16 @@ move (:meth:`app.tables.service.TableService.play_bot`, the same decision as ``a
   seat at a table without one, or after the bots' pause for a seat on autopilot — with
   ``move_id = auto-<seq>``. A timer that finds the autopilot not due yet (the player
   came back and left again) waits again; one whose state moved on does nothing.
+- **A pause that tells nothing.** The time from the turn to the move is a target drawn
+  from ``FIVEUP_BOT_DELAY_MS``, whatever the position: the bot thinks at once, then
+  waits ``target - thinking`` (:func:`pause_after`, at least 0), so a turn with a single
+  legal move waits the whole target and one with many is no later (unless its thinking
+  alone takes longer than the target). Each turn's target, thinking and pause are kept
+  in :attr:`BotTurns.turn_times` (never sent or logged).
+- **Nobody at the table, nobody plays.** A table whose persons have all had no socket on
+  any process for the grace (``AutopilotRules.stopped``) gets no bot or autopilot turn:
+  one found due is dropped, and planned again when a person's socket opens
+  (``TableService.presence_changed``). Computer players are not persons.
 - **Exactly once.** A turn is named by the table's seq when it became due: the move is
   sent with ``seq`` (a move against an older state is ``stale``) and ``move_id =
   bot-<seq>`` or ``auto-<seq>`` (unique per table in the database). However many processes try the same
@@ -26,6 +36,8 @@ move (:meth:`app.tables.service.TableService.play_bot`, the same decision as ``a
 
 >>> delay_range("600-1200"), delay_range("0"), delay_range("250")
 ((600, 1200), (0, 0), (250, 250))
+>>> pause_after(0.9, thinking=0.2), pause_after(0.9, thinking=1.5), pause_after(0.9, 0.0)
+(0.7, 0.0, 0.9)
 >>> shrunk_budget(300, pool=1, waiting=1), shrunk_budget(300, pool=1, waiting=3)
 (300.0, 100.0)
 >>> shrunk_budget(300, pool=2, waiting=100), shrunk_budget(0, pool=1, waiting=9)
@@ -75,6 +87,13 @@ def delay_range(text: str) -> tuple[int, int]:
     return (min(a, b), max(a, b))
 
 
+def pause_after(target: float, thinking: float) -> float:
+    """The pause (seconds) between a bot's thinking and its move so that the turn takes
+    ``target`` seconds from the moment it was due: ``target - thinking``, at least 0 —
+    the same total whether the bot had one legal move or many."""
+    return round(max(0.0, target - thinking), 9)
+
+
 def shrunk_budget(base_ms: float, *, pool: int, waiting: int) -> float:
     """``hard``'s budget with ``waiting`` hard turns queued or thinking on ``pool``
     workers: the base while each has a worker, else shared out (never under the floor)."""
@@ -90,6 +109,18 @@ class BotSettings:
     delay_ms: tuple[int, int] = (0, 0)
     hard_budget_ms: float = 0.0
     pool: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTime:
+    """One bot or autopilot turn played after the bots' pause: the target (seconds from
+    the turn to the move, drawn from the delay range), the thinking time, the pause that
+    followed it, and how many legal moves the seat had."""
+
+    target: float
+    thinking: float
+    pause: float
+    choices: int
 
 
 def think(level: Level, view: SeatView, seed: int, budget_ms: float) -> str:
@@ -140,6 +171,8 @@ class BotTurns:
         self._pool: Executor | None = None
         #: the budgets the latest hard turns were given (for logs, benchmarks, tests)
         self.hard_budgets: deque[float] = deque(maxlen=256)
+        #: the latest turns' target, thinking and pause (for tests and benchmarks)
+        self.turn_times: deque[TurnTime] = deque(maxlen=1024)
 
     def after_commit(self, tx: TableChange) -> None:
         """Schedule the bot's turn if a bot is to move after this commit (and start the
@@ -151,12 +184,15 @@ class BotTurns:
         self.plan(tx)
 
     def plan(self, tx: TableChange) -> bool:
-        """Schedule the turn due in this state, if a bot or the autopilot is to play it."""
+        """Schedule the turn due in this state, if a bot or the autopilot is to play it
+        and a person is at the table (or left it less than the grace ago)."""
         if bot_to_move(tx) is not None:
+            if self._stopped(tx):
+                return False
             self.schedule(tx.table.id, tx.table.seq)
             return True
         wait = self.rules.wait(tx) if self.rules is not None else None
-        if wait is None:
+        if wait is None or self._stopped(tx):
             return False
         # due now (on autopilot, a draw of its own, a grace long gone): after the bots'
         # pause, so people can follow; else at the deadline
@@ -164,29 +200,44 @@ class BotTurns:
         return True
 
     def schedule(self, table_id: int, seq: int, delay: float | None = None) -> None:
-        """Play the turn due at ``seq`` after ``delay`` seconds (None: the bots' pause),
-        once per process."""
+        """Play the turn due at ``seq`` after ``delay`` seconds, once per process. With
+        ``delay`` None the bots' pause: the bot thinks at once and its move is played a
+        target drawn from the delay range after the turn (:func:`pause_after`)."""
         if (table_id, seq) in self._pending:
             return
         self._pending.add((table_id, seq))
+        target: float | None = None
         if delay is None:
-            lo, hi = self.settings.delay_ms
-            delay = self._rng.uniform(lo, hi) / 1000 if hi > 0 else 0.0
+            target, delay = self.draw_target(), 0.0
         self.timers.at(
-            delay, lambda: self._take_turn(table_id, seq), f"table {table_id}: turn at {seq}"
+            delay,
+            lambda: self._take_turn(table_id, seq, target),
+            f"table {table_id}: turn at {seq}",
         )
+
+    def draw_target(self) -> float:
+        """Seconds from a turn to its move: uniform in ``FIVEUP_BOT_DELAY_MS``."""
+        lo, hi = self.settings.delay_ms
+        return self._rng.uniform(lo, hi) / 1000 if hi > 0 else 0.0
+
+    def _stopped(self, tx: TableChange) -> bool:
+        return self.rules is not None and self.rules.stopped(tx)
 
     def resume(self, tables: list[TableChange]) -> int:
         """After a (re)start: schedule every pending bot or autopilot turn of these
         tables (a deadline passed while no process ran is due at once)."""
         return sum(1 for tx in tables if self.plan(tx))
 
-    async def _take_turn(self, table_id: int, seq: int) -> None:
+    async def _take_turn(self, table_id: int, seq: int, target: float | None) -> None:
         again: float | None = None
+        began = time.monotonic()
         try:
             tx = await self._load(table_id)
             if tx.table.seq != seq or tx.match is None:
                 return  # played already, here or elsewhere
+            if self._stopped(tx):
+                log.debug("table %s: no person here; the turn at %s waits for one", table_id, seq)
+                return
             bot = bot_to_move(tx)
             if bot is not None:
                 seat, level, move_id, play = bot.seat, level_of(bot.bot), f"bot-{seq}", self._play
@@ -207,6 +258,11 @@ class BotTurns:
                 log.error("table %s: bot failed to think (%r); it plays at random", table_id, exc)
                 self.close()  # a fresh pool next time
                 move = think("easy", view, self._rng.getrandbits(64), 0)
+            if target is not None:
+                thinking = time.monotonic() - began
+                pause = pause_after(target, thinking)
+                self.turn_times.append(TurnTime(target, thinking, pause, len(view.legal)))
+                await asyncio.sleep(pause)
             try:
                 await play(table_id, seat, move, move_id, seq)
             except TableError as err:

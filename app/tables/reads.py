@@ -37,7 +37,7 @@ class Identity:
 
 class TableReads:
     """Reads for the service (needs ``store``, ``writer``, ``next_round_seconds``,
-    ``presence``, ``spectators`` and ``seat_presence``)."""
+    ``presence``, ``spectators``, ``seat_presence`` and ``present_tables``)."""
 
     store: Store
     writer: Writer
@@ -46,6 +46,7 @@ class TableReads:
     spectators: Callable[[int], int]
     clocks: Presets
     seat_presence: Callable[[int, int], dict[int, tuple[str, float]]]
+    present_tables: Callable[[], set[int]]
 
     async def table_id(self, code: str) -> int:
         norm = normalise_code(code) if isinstance(code, str) else None
@@ -97,11 +98,16 @@ class TableReads:
         return self.info_of(await self._load(await self.table_id(code)))
 
     async def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
-        """Public tables waiting or in play: first those looking for players (waiting,
-        with a free seat), then the rest (in play, or waiting full), newest first in
-        each group. Finished and closed tables are not listed."""
+        """Public tables waiting or in play where a person is — a seat with a socket on
+        some process (a table its people left is not listed, nor offered to watch): first
+        those looking for players (waiting, with a free seat), then the rest (in play, or
+        waiting full), newest first in each group. Finished and closed tables are not
+        listed."""
+        present = self.present_tables()
+        if not present:
+            return []
         try:
-            rows = await self.store.lobby(limit)
+            rows = await self.store.lobby(limit, among=present)
         except Unavailable:
             raise unavailable() from None
         looking = [

@@ -64,6 +64,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         absent_since: Callable[[int, int], float | None] | None = None,
         seat_presence: Callable[[int, int], dict[int, tuple[str, float]]] | None = None,
         autopilot_level: Level = "medium",
+        present_tables: Callable[[], set[int]] | None = None,
     ) -> None:
         self.store = store
         self.next_round_seconds = next_round_seconds
@@ -75,6 +76,9 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         self.spectators = spectators or (lambda _table_id: 0)
         #: since when a seat has had no socket on any process (None: it has one)
         self.absent_since = absent_since or (lambda _table_id, _seat: None)
+        #: the tables where a person has a socket on some process (the lobby lists only
+        #: those; without a hub, none)
+        self.present_tables = present_tables or set
         #: each seat's presence state and since when (the hub's, for TableInfo)
         self.seat_presence = seat_presence or (lambda _table_id, _players: {})
         self.timers = Timers()

@@ -1,22 +1,25 @@
-"""The sweep of abandoned tables (issues 9 and 10): a table waiting or in play that
-nothing has changed for ``FIVEUP_ABANDONED_TABLE_SECONDS`` and where no person has had a
-socket, on any process, for as long, is closed — so stalled tables never accumulate in
-the lobby, and their computer players stop.
+"""The sweep of abandoned tables: a table waiting or in play where no person has had a
+socket, on any process, for ``FIVEUP_ABANDONED_TABLE_SECONDS`` is closed — whether or
+not its computer players moved meanwhile — so stalled tables never accumulate in the
+lobby, and their computer players stop for good (they stop playing at a table without a
+person after the grace already: :meth:`app.tables.autopilot.AutopilotRules.stopped`).
 
 - **Every process sweeps**, every ``FIVEUP_SWEEP_INTERVAL_SECONDS``: it asks the store
-  for the live tables idle for at least one interval (``Store.idle_tables``, oldest
+  for the live tables (``Store.idle_tables`` with no idle time, the longest unchanged
   first) and looks at each one's presence (seats with a socket on any process, from the
   presence reports, app/realtime/hub_presence.py). Computer players are not persons:
   only the seats persons hold count.
 - **Absence is counted by this process**: a table is remembered from the first sweep
-  that saw no person at it; a person seen again, or a change to the table (it is no
-  longer idle), forgets it. A restarted process starts counting anew (it may close a
-  table later than due, never earlier).
+  that saw no person at it; a person seen again, or a change of who the persons at it
+  are (someone joined or left), forgets it. A change by a computer player or the
+  autopilot does not. A restarted process starts counting anew (it may close a table
+  later than due, never earlier).
 - **Closing is a change like any other**, through the one write path
   (:meth:`app.tables.service.TableService.close_abandoned`): status ``closed`` and a
   ``closed`` event with ``"reason": "abandoned"``, delivered as every event is. It is
-  decided only if the table is still at the version the sweep read (nothing happened
-  since); the version check makes another process's close of the same table a no-op.
+  decided only if the table is still at the version the sweep read; the version check
+  makes another process's close of the same table a no-op (a table whose version moved
+  on is looked at again at the next sweep).
 - **Finished tables are not swept**: nothing runs for them (no turn, no timer; computer
   players vote for a rematch at once), they are not in the lobby of open tables, and
   they are the finished-matches list (the newest 50, their replays).
@@ -26,7 +29,9 @@ the lobby, and their computer players stop.
 True
 >>> due(IdleTable(1, 3, 700.0, [0, 1]), connected=[], absent_for=10.0, timeout=600.0)
 False
->>> due(IdleTable(1, 3, 100.0, [0, 1]), connected=[], absent_for=650.0, timeout=600.0)
+>>> due(IdleTable(1, 3, 0.5, [0, 1]), connected=[], absent_for=650.0, timeout=600.0)
+True
+>>> due(IdleTable(1, 3, 700.0, [0, 1]), connected=[1], absent_for=650.0, timeout=600.0)
 False
 """
 
@@ -51,11 +56,11 @@ Close = Callable[[int, int], Awaitable[bool]]
 
 
 def due(table: IdleTable, *, connected: list[int], absent_for: float, timeout: float) -> bool:
-    """Whether an idle table is abandoned: unchanged for ``timeout`` seconds, no person
-    connected now, and none seen for ``timeout`` seconds."""
+    """Whether a live table is abandoned: no person connected now, and none seen for
+    ``timeout`` seconds (however recently its computer players moved)."""
     if set(connected) & set(table.person_seats):
         return False
-    return table.idle_seconds >= timeout and absent_for >= timeout
+    return absent_for >= timeout
 
 
 def close_abandoned(tx: TableChange, version: int) -> None:
@@ -91,32 +96,36 @@ class Sweep:
         self.timeout = timeout
         self.interval = interval
         self.clock = clock
-        #: table id -> when this process first saw it idle with no person connected
-        self.absent_since: dict[int, float] = {}
+        #: table id -> when this process first saw it with no person connected, and the
+        #: persons' seats it had then
+        self.absent_since: dict[int, tuple[float, tuple[int, ...]]] = {}
 
     async def once(self) -> list[int]:
         """One sweep: the ids of the tables it closed."""
-        tables = await self.store.idle_tables(min(self.interval, self.timeout), SWEEP_LIMIT)
+        tables = await self.store.idle_tables(0.0, SWEEP_LIMIT)
         now = self.clock()
-        absent: dict[int, float] = {}
+        absent: dict[int, tuple[float, tuple[int, ...]]] = {}
         closing: list[IdleTable] = []
         for t in tables:
             connected = self.connected(t.table_id)
             if set(connected) & set(t.person_seats):
                 continue
-            since = absent[t.table_id] = self.absent_since.get(t.table_id, now)
+            people = tuple(t.person_seats)
+            seen = self.absent_since.get(t.table_id)
+            since = seen[0] if seen is not None and seen[1] == people else now
+            absent[t.table_id] = (since, people)
             if due(t, connected=connected, absent_for=now - since, timeout=self.timeout):
                 closing.append(t)
-        self.absent_since = absent  # tables changed or with a person: counted anew
+        self.absent_since = absent  # tables gone, with a person or new persons: anew
         closed: list[int] = []
         for t in closing:
             try:
                 if await self.close(t.table_id, t.version):
                     closed.append(t.table_id)
+                    self.absent_since.pop(t.table_id, None)
                     log.info("table %s: closed, abandoned", t.table_id)
             except TableError as err:  # conflict: another process or a player was first
                 log.info("table %s: not closed (%s)", t.table_id, err.code)
-            self.absent_since.pop(t.table_id, None)
         return closed
 
     async def run(self) -> None:

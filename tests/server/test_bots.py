@@ -80,6 +80,8 @@ async def test_lobby_counts_bot_seats(service: TableService) -> None:
     code, _, host = await _code_and_id(service, 4)
     await service.put_bot(code, host, 1, "easy")
     await service.put_bot(code, host, 3, "hard")
+    table_id = await service.table_id(code)
+    service.present_tables = lambda: {table_id}  # the host's page is open (the hub says)
     entry = next(e for e in await service.lobby() if e.code == code)
     assert entry.seats_taken == 3 and entry.bots == 2
 

@@ -193,13 +193,16 @@ async def test_two_processes_resuming_the_same_bot_turn_play_it_once(pg_url: str
         b.kill()
 
 
-async def test_bot_routes_answer_as_documented(http: httpx.AsyncClient) -> None:
+async def test_bot_routes_answer_as_documented(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
     """docs/protocol.md: POST/DELETE /api/tables/{code}/bots and POST /api/practice,
     their results and error codes, over real HTTP."""
     r = await http.post(
         "/api/tables", json={"name": "B", "players": 3, "public": True, "host_name": "Host"}
     )
-    code, host = r.json()["code"], {"Authorization": f"Bearer {r.json()['token']}"}
+    code, host_token = r.json()["code"], r.json()["token"]
+    host = {"Authorization": f"Bearer {host_token}"}
     guest_r = await http.post(f"/api/tables/{code}/join", json={"name": "G", "seat": 1})
     guest = {"Authorization": f"Bearer {guest_r.json()['token']}"}
     bots = f"/api/tables/{code}/bots"
@@ -220,7 +223,9 @@ async def test_bot_routes_answer_as_documented(http: httpx.AsyncClient) -> None:
     await refused(await http.delete(f"{bots}/1", headers=host), 400, "bad_seat")
     r = await http.post(bots, json={"seat": 2, "level": "hard"}, headers=host)
     assert r.status_code == 200 and r.json()["seats"][2]["bot"] == "hard"
+    here = await WsClient(f"{live.ws}/ws/tables/{code}?token={host_token}", "host").connect()
     lobby = {e["code"]: e for e in (await http.get("/api/tables")).json()["tables"]}
+    await here.close()
     assert lobby[code]["bots"] == 1 and lobby[code]["seats_taken"] == 3
     r = await http.delete(f"{bots}/2", headers=host)
     assert r.status_code == 200 and r.json()["seats"][2] == {

@@ -210,7 +210,15 @@ async def test_a_disconnected_seat_at_a_table_without_a_clock_gets_the_autopilot
 ) -> None:
     _connected, absent = presence
     svc = clocked
-    code, tid, _token = await _with_bot(svc, "none")
+    # Bob stays (an empty table is not played: tests/server/test_empty_tables.py)
+    created = await svc.create("Clock", 2, False, "Ann", "none")
+    bob = await svc.join(created.code, "Bob", 1)
+    await svc.start(created.code, created.token)
+    code, tid = created.code, await svc.table_id(created.code)
+    m, _ = await current_match(svc, code)
+    while m.turn == 1:  # Bob moves first: he plays until it is Ann's turn
+        await svc.act(tid, bob.token, greedy_choice(legal_entries(m, 1), random.Random(1)))
+        m, _ = await current_match(svc, code)
     await _turn_of(svc, code, 0)
     before = await _events(svc, tid)
     assert (await svc.info(code)).turn_deadline is None

@@ -66,10 +66,18 @@ async def test_client_is_served_at_root_and_invite_links(http: httpx.AsyncClient
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]
 
 
-async def test_lobby_lists_public_tables_with_seats_and_scores(http: httpx.AsyncClient) -> None:
-    code, _ = await seat_table(http, 4)
-    private, _ = await seat_table(http, 2, public=False, start=False)
+async def test_lobby_lists_public_tables_with_seats_and_scores(
+    live: ServerProcess, http: httpx.AsyncClient
+) -> None:
+    code, tokens = await seat_table(http, 4)
+    private, private_tokens = await seat_table(http, 2, public=False, start=False)
+    hosts = [  # a person at each (the lobby lists only tables with one)
+        await WsClient(f"{live.ws}/ws/tables/{c}?token={t[0]}", c).connect()
+        for c, t in ((code, tokens), (private, private_tokens))
+    ]
     lobby = {t["code"]: t for t in (await http.get("/api/tables")).json()["tables"]}
+    for host in hosts:
+        await host.close()
     assert private not in lobby
     entry = lobby[code]
     assert entry["status"] == "playing" and entry["seats_taken"] == 4

@@ -53,22 +53,31 @@ async def test_the_lobby_lists_tables_looking_for_players_first_and_not_finished
     live: ServerProcess, http: httpx.AsyncClient
 ) -> None:
     finished, _ = await play_match_over_websockets(live, http, 2, random.Random(5))
-    looking_old = (
-        await http.post(
-            "/api/tables", json={"name": "old", "players": 3, "public": True, "host_name": "P"}
-        )
-    ).json()["code"]
+    old = await http.post(
+        "/api/tables", json={"name": "old", "players": 3, "public": True, "host_name": "P"}
+    )
+    looking_old = old.json()["code"]
     assert (
         await http.post(f"/api/tables/{looking_old}/join", json={"name": "Zed", "seat": 1})
     ).status_code == 200  # 2 of 3 seats taken: still looking
-    playing, _ = await seat_table(http, 2)
-    full_waiting, _ = await seat_table(http, 2, start=False)
-    looking_new = (
-        await http.post(
-            "/api/tables", json={"name": "new", "players": 4, "public": True, "host_name": "Q"}
+    playing, playing_tokens = await seat_table(http, 2)
+    full_waiting, waiting_tokens = await seat_table(http, 2, start=False)
+    new = await http.post(
+        "/api/tables", json={"name": "new", "players": 4, "public": True, "host_name": "Q"}
+    )
+    looking_new = new.json()["code"]
+    hosts = [  # a person at each (the lobby lists only tables with one)
+        await WsClient(f"{live.ws}/ws/tables/{c}?token={t}", c).connect()
+        for c, t in (
+            (looking_old, old.json()["token"]),
+            (playing, playing_tokens[0]),
+            (full_waiting, waiting_tokens[0]),
+            (looking_new, new.json()["token"]),
         )
-    ).json()["code"]
+    ]
     lobby = (await http.get("/api/tables")).json()["tables"]
+    for host in hosts:
+        await host.close()
     codes = [e["code"] for e in lobby]
     assert finished not in codes
     looking = [e["status"] == "waiting" and e["seats_taken"] < e["players"] for e in lobby]

@@ -169,6 +169,8 @@ async def test_unknown_code_is_not_found(service: TableService) -> None:
 async def test_lobby_lists_public_tables_only(service: TableService) -> None:
     pub, _, _ = await _create(service, "Public", 2, True, "Ann")
     priv, _, _ = await _create(service, "Private", 2, False, "Ann")
+    here = {await service.table_id(pub["code"]), await service.table_id(priv["code"])}
+    service.present_tables = lambda: here  # both hosts' pages are open (the hub says)
     codes = {t.code: t.model_dump() for t in await service.lobby()}
     assert pub["code"] in codes and priv["code"] not in codes
     assert codes[pub["code"]]["seats_taken"] == 1
