@@ -152,7 +152,7 @@ export function renderHome(root, app) {
   root.appendChild(h("div", { class: "home" },
     h("section", { class: "card" }, h("h2", { text: t("home_create") }), form, err),
     practiceCard(app),
-    h("section", { class: "card" }, h("h2", { text: t("join_by_code") }), joinForm,
+    h("section", { class: "card lobby-card" }, h("h2", { text: t("join_by_code") }), joinForm,
       h("h2", { text: t("lobby") }), lobbyTable, lobbyEmpty,
       h("button", { onclick: loadLobby, text: t("refresh") }),
       h("h2", { text: t("finished_tables") }), finishedList)));
