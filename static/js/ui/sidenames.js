@@ -12,10 +12,12 @@ export function sideNamesEl(st, side) {
   const seats = sides[side] || [];
   const full = S.sideNames(st, side);
   // A partner's name keeps its "&" on its own line: "Bohdan… &" / "Olena…".
-  const parts = seats.map((seat, i) => {
+  // The space between two partners is where the line may wrap.
+  const parts = seats.flatMap((seat, i) => {
     const name = S.seatName(st, seat);
-    return h("span", { class: "partner" }, h("span", { class: "name-text", title: name, text: name }),
-      i < seats.length - 1 ? h("span", { class: "amp", text: "&" }) : null);
+    const last = i === seats.length - 1;
+    return [h("span", { class: "partner" }, h("span", { class: "name-text", title: name, text: name }),
+      last ? null : h("span", { class: "amp", text: " &" })), last ? null : " "];
   });
   return h("span", { class: "side-names", title: full, "data-names": full }, ...parts);
 }
