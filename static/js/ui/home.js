@@ -100,13 +100,14 @@ export function renderHome(root, app) {
         const status = e.status === "waiting" ? t("status_waiting") : e.status === "playing" ? t("status_playing") : e.status;
         const full = e.seats_taken >= e.players;
         lobbyBody.appendChild(h("tr", { "data-testid": "lobby-row", "data-code": e.code },
-          h("td", {}, h("strong", { text: e.name }), " ", h("small", { text: e.code })),
+          // data-label: the column's name, shown before the cell on a phone (style.css)
+          h("td", { class: "lobby-name" }, h("strong", { text: e.name }), " ", h("small", { text: e.code })),
           h("td", {}, h("span", { class: "badge " + e.status, text: status }),
             e.status === "waiting" && !full ? h("small", { class: "looking", "data-testid": "lobby-looking", text: " " + t("looking_for", { n: e.players - e.seats_taken }) }) : null,
             e.round ? h("small", { text: " " + t("round_n", { n: e.round }) }) : null),
-          h("td", {}, `${e.seats_taken}/${e.players}` + (e.bots ? " · " + t("n_computers", { n: e.bots }) : ""),
+          h("td", { "data-label": t("col_seats") }, `${e.seats_taken}/${e.players}` + (e.bots ? " · " + t("n_computers", { n: e.bots }) : ""),
             e.spectators ? h("small", { class: "watching", "data-testid": "lobby-spectators", text: " · " + t("spectators_n", { n: e.spectators }) }) : null),
-          h("td", { text: (e.scores || []).join(" : ") }),
+          h("td", { "data-label": (e.scores || []).length ? t("col_scores") : null, text: (e.scores || []).join(" : ") }),
           h("td", { class: "actions" },
             e.status === "waiting" && !full
               ? h("button", { "data-testid": "lobby-join", onclick: () => app.go("/t/" + e.code), text: t("join") }) : null,
@@ -160,7 +161,7 @@ export function renderHome(root, app) {
   root.appendChild(h("div", { class: "home" },
     h("section", { class: "card" }, h("h2", { text: t("home_create") }), form, err),
     practiceCard(app),
-    h("section", { class: "card" }, h("h2", { text: t("join_by_code") }), joinForm,
+    h("section", { class: "card lobby-card" }, h("h2", { text: t("join_by_code") }), joinForm,
       h("h2", { text: t("lobby") }), lobbyTable, lobbyEmpty,
       h("button", { onclick: loadLobby, text: t("refresh") }),
       h("h2", { text: t("finished_tables") }), finishedList,

@@ -11,6 +11,7 @@ import { moveWords } from "./words.js";
 import { slideIn, dropIn, floatUp } from "./motion.js";
 import * as S from "../state.js";
 import { botIcon } from "./bots.js";
+import { sideNamesEl } from "./sidenames.js";
 import { addClocks, turnTitle } from "./clock.js";
 import { addAutopilotBadges, addAutopilotLines, autopilotSuffix } from "./autopilot.js";
 import { presenceMark, presenceLabel, nameWithPresence } from "./presence.js";
@@ -24,7 +25,6 @@ export function renderPlay(root, ctx) {
   const { st, update, play, selectTile, deselect, setZoom, getLayout, currentTargets } = ctx;
   const seatName = (seat) => S.seatName(st, seat);
   const isConnected = (seat) => S.isConnected(st, seat);
-  const sideNames = (side) => S.sideNames(st, side);
 
   function draw(root) {
     const v = st.view;
@@ -238,7 +238,7 @@ export function renderPlay(root, ctx) {
       h("div", { class: "phone-scores", "data-testid": "phone-scores" },
         ...v.sides.map((_, side) => h("span", { class: "phone-score", "data-side": side },
           v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null,
-          h("span", { class: "name-text", text: sideNames(side) }), " ", h("strong", { text: String(v.scores[side]) })))),
+          sideNamesEl(st, side), " ", h("strong", { text: String(v.scores[side]) })))),
       h("div", { class: "phone-last", "data-testid": "phone-last", text: lastText }),
       h("button", { class: "small", "data-testid": "show-log", onclick: () => {
         const el = document.querySelector("[data-testid=log-card]");
@@ -325,7 +325,7 @@ export function renderPlay(root, ctx) {
     v.sides.forEach((seats, side) => {
       const score = v.scores[side];
       scores.appendChild(h("tr", { "data-testid": "score-side-" + side, "data-score": score },
-        h("td", { class: "who" }, v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ", h("span", { class: "name-text", title: sideNames(side), text: sideNames(side) })),
+        h("td", { class: "who" }, v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ", sideNamesEl(st, side)),
         h("td", {}, tallySvg(score)),
         h("td", { class: "num", text: String(score) })));
     });

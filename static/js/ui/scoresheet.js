@@ -10,6 +10,7 @@ import { computeLayout, placeValue, viaFor } from "../board/layout.js";
 import { renderBoard, svgEl } from "../board/render.js";
 import * as S from "../state.js";
 import { roundMark } from "./fairmark.js";
+import { sideNamesEl } from "./sidenames.js";
 
 /**
  * One row per round: {round, result, finisher, made[side], deducted[side], total[side],
@@ -73,10 +74,12 @@ export function renderScoreSheet(st, sides, onReview = null) {
   const rows = sheetRows(hist || [], sides, v ? v.scores : null);
   const wrap = h("div", { class: "sheet-wrap", "data-testid": "score-sheet", "data-rounds": rows.length, tabindex: "0", role: "region", "aria-label": t("score_sheet") });
   if (!hist) { wrap.appendChild(h("p", { text: t("loading") })); return wrap; }
-  const head = h("tr", {}, h("th", { scope: "col", text: t("sheet_round") }), h("th", { scope: "col", text: t("sheet_result") }),
+  // The round's column is narrow: "#" shown, its name said and in the title.
+  const head = h("tr", {}, h("th", { scope: "col", title: t("sheet_round") },
+    h("span", { "aria-hidden": "true", text: "#" }), h("span", { class: "sr-only", text: t("sheet_round") })), h("th", { scope: "col", text: t("sheet_result") }),
     ...sides.map((_, side) => h("th", { scope: "col", class: "num", title: S.sideNames(st, side) },
       sides.length === 2 && v && v.players === 4 ? h("span", { class: "side-mark side-" + side }) : null, " ",
-      h("span", { class: "name-text", text: S.sideNames(st, side) }))));
+      sideNamesEl(st, side))));
   const body = h("tbody");
   for (const row of rows) {
     const cells = sides.map((_, side) => {
@@ -94,13 +97,13 @@ export function renderScoreSheet(st, sides, onReview = null) {
         "aria-label": t("sheet_review", { n: row.round }), onclick: () => onReview(row.round), text: String(row.round) })
       : h("span", { text: String(row.round) });
     body.appendChild(h("tr", { "data-testid": "sheet-row", "data-round": row.round, "data-settled": row.settled ? "1" : "0" },
-      h("td", {}, label), h("td", { class: "result", text: resultText(st, row) }), ...cells));
+      h("td", {}, label), h("td", { class: "result", title: resultText(st, row), text: resultText(st, row) }), ...cells));
   }
   // The tally houses (R26) of the running totals, beside the sheet.
   const last = rows.length ? rows[rows.length - 1].total : sides.map(() => 0);
   const foot = h("tr", { class: "tally-row" }, h("td", { colspan: 2, text: t("sheet_tally") }),
     ...sides.map((_, side) => h("td", { class: "num" }, tallySvg(last[side] ?? 0, { perRow: 2 }))));
-  wrap.appendChild(h("table", { class: "sheet" }, h("caption", { class: "sr-only", text: t("score_sheet") }),
+  wrap.appendChild(h("table", { class: "sheet", "data-sides": sides.length }, h("caption", { class: "sr-only", text: t("score_sheet") }),
     h("thead", {}, head), body, h("tfoot", {}, foot)));
   if (rows.some((r) => r.settled)) {
     wrap.appendChild(h("p", {}, h("a", { href: `/t/${st.code}/replay?match=${(st.table || {}).match}`, "data-testid": "sheet-replay-link", target: "_blank", text: t("replay") })));
