@@ -272,8 +272,9 @@ class DeadlineHttpToolsProtocol(HttpToolsProtocol):
         """Answer ``status`` (unless a response has started) and close the connection."""
         self._clear_deadline()
         self._in_headers = False
-        started = self.cycle is not None and self.cycle.response_started
-        if not started:
+        cycle = self.cycle  # the previous request's, if its response is complete
+        midway = cycle is not None and cycle.response_started and not cycle.response_complete
+        if not midway:
             self.transport.write(
                 b"HTTP/1.1 %d %s\r\ncontent-type: text/plain; charset=utf-8\r\n"
                 b"content-length: %d\r\nconnection: close\r\n\r\n%s"

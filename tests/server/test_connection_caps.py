@@ -244,3 +244,46 @@ async def test_a_spent_http_budget_answers_503_overloaded_but_healthz_still_answ
     await asyncio.sleep(0.5)
     async with _client(tight_budget, HONEST) as http:
         assert (await http.get("/api/tables")).status_code == 200
+
+
+@pytest.fixture(scope="module")
+def behind_proxy(pg_url: str) -> Iterator[HardenedServer]:
+    """127.0.0.1 is a trusted proxy; small caps."""
+    server = HardenedServer(
+        pg_url,
+        FIVEUP_FORWARDED_ALLOW_IPS="127.0.0.1",
+        FIVEUP_MAX_CONNECTIONS_PER_ADDRESS="5",
+        FIVEUP_MAX_SOCKETS_PER_ADDRESS="3",
+        FIVEUP_HEADER_TIMEOUT="300",
+    ).start()
+    yield server
+    server.stop()
+
+
+async def _forwarded_upgrade(port: int, path: str, client: str) -> tuple[int, Conn]:
+    conn = await _open(port, "127.0.0.1")
+    conn[1].write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nX-Forwarded-For: {client}\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = await asyncio.wait_for(conn[0].readuntil(b"\r\n\r\n"), 30)
+    return int(head.split(b" ", 2)[1]), conn
+
+
+async def test_behind_a_trusted_proxy_sockets_count_per_forwarded_client(
+    behind_proxy: HardenedServer,
+) -> None:
+    port = behind_proxy.port
+    async with _client(behind_proxy, "127.0.0.1") as http:
+        code, _ = await seat_table(http, 2)
+    idle = [await _open(port, "127.0.0.1") for _ in range(20)]  # the proxy's: not counted
+    path = f"/ws/tables/{code}"
+    first = [await _forwarded_upgrade(port, path, "10.0.0.1") for _ in range(4)]
+    other = await _forwarded_upgrade(port, path, "10.0.0.2")
+    try:
+        assert all(await asyncio.gather(*(_still_open(c) for c in idle)))
+        assert [s for s, _ in first] == [101, 101, 101, 429]
+        assert other[0] == 101
+    finally:
+        _close_all(idle + [c for _, c in first] + [other[1]])

@@ -235,3 +235,20 @@ async def test_an_oversized_request_pipelined_behind_another_in_one_write_gets_4
     first = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
     result = await _send_all(default_server.port, first + _request_with_header(20_000))
     assert b"HTTP/1.1 431" in result, result[-200:]  # (the connection is closed with it)
+
+
+async def test_an_oversized_second_request_on_a_kept_alive_connection_gets_431(
+    default_server: HardenedServer,
+) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", default_server.port)
+    try:
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        assert head.startswith(b"HTTP/1.1 200"), head
+        length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        writer.write(_request_with_header(20_000))
+        answer = await asyncio.wait_for(reader.read(65536), 10)
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:80]
+    finally:
+        writer.close()
