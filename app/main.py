@@ -26,6 +26,7 @@ from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
 from app.core.clocks import Presets
+from app.core.connection_caps import SocketCaps
 from app.core.gc_tuning import tune_gc
 from app.core.logging import setup_logging
 from app.core.native import describe_build
@@ -216,7 +217,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
-    app.add_middleware(ws.DirectSockets)  # added last: the outermost of ours
+    app.add_middleware(ws.DirectSockets)
+    app.add_middleware(  # added last: the outermost of ours (app/core/connection_caps.py)
+        SocketCaps,
+        per_address=settings.max_sockets_per_address,
+        per_token=settings.max_sockets_per_seat_token,
+    )
     install_error_handlers(app)
     app.include_router(health.router)
     if settings.docs:

@@ -1,4 +1,7 @@
-"""``GET /healthz``: 200 once the database answers, 503 otherwise."""
+"""``GET /healthz``: 200 once the database answers, 503 otherwise.
+
+Never refused by the HTTP budget (``app/core/connection_caps.EXEMPT_PATHS``): a load
+balancer's probe is answered whatever the load."""
 
 from __future__ import annotations
 

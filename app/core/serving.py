@@ -7,7 +7,10 @@
 * forwarded headers (``X-Forwarded-For``/``-Proto``) believed only from the proxies in
   ``FIVEUP_FORWARDED_ALLOW_IPS`` (none by default: the socket peer is the client);
 * header and body read deadlines and a header size limit (``app/core/slow_clients.py``);
-* keep-alive timeout, concurrency limit, listen backlog;
+* keep-alive timeout, listen backlog;
+* connections per client address and the budget of HTTP requests running at once
+  (``app/core/connection_caps.py``; uvicorn's ``limit_concurrency`` stays off, since it
+  counts every WebSocket and idle connection against HTTP);
 * WebSocket frame size, inbound queue, protocol pings, permessage-deflate only if
   ``FIVEUP_WS_DEFLATE`` (its compression state is most of an idle socket's memory).
 
@@ -32,7 +35,7 @@ import math
 from typing import Any
 
 from app.core.settings import Settings
-from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits
+from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits, http_caps
 
 #: inbound WebSocket frames uvicorn buffers per socket before it stops reading
 WS_MAX_QUEUE = 16
@@ -51,12 +54,16 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """Keyword arguments for ``uvicorn.run``/``uvicorn.Config`` (all but app, host, port)."""
     proxies = trusted_proxies(settings.forwarded_allow_ips)
     # this process's limits; --workers processes read the same from the environment
-    DeadlineHttpToolsProtocol.configure(SlowClientLimits.from_settings(settings))
+    DeadlineHttpToolsProtocol.configure(
+        SlowClientLimits.from_settings(settings), http_caps(settings)
+    )
     options: dict[str, Any] = {
         "http": DeadlineHttpToolsProtocol,
         "proxy_headers": bool(proxies),
         "timeout_keep_alive": max(1, math.ceil(settings.keepalive_timeout)),
-        "limit_concurrency": settings.limit_concurrency,
+        # uvicorn's own limit counts WebSockets and idle connections: off; the protocol
+        # applies FIVEUP_LIMIT_CONCURRENCY to HTTP requests only (connection_caps.py)
+        "limit_concurrency": None,
         "backlog": settings.backlog,
         "h11_max_incomplete_event_size": settings.max_header_bytes,
         "ws_max_size": settings.max_frame_bytes,

@@ -98,8 +98,16 @@ class Settings(BaseSettings):
     body_timeout: float = Field(default=15.0, gt=0)
     #: seconds an idle keep-alive HTTP connection stays open
     keepalive_timeout: float = Field(default=5.0, gt=0)
-    #: connections + tasks at once per process before new ones get 503
+    #: HTTP requests running at once per process before new ones get 503 (WebSockets
+    #: and idle connections do not count; /healthz is never refused)
     limit_concurrency: int = Field(default=2000, ge=1)
+    #: open HTTP connections per client address (app/core/connection_caps.py); more are
+    #: closed at once. A trusted proxy's connections are not counted.
+    max_connections_per_address: int = Field(default=256, ge=1)
+    #: open WebSockets per client address; more are refused with 429
+    max_sockets_per_address: int = Field(default=256, ge=1)
+    #: open WebSockets per seat token; more are refused with 429
+    max_sockets_per_seat_token: int = Field(default=8, ge=1)
     #: pending TCP connections the kernel queues for the process
     backlog: int = Field(default=2048, ge=1)
     #: WebSocket protocol pings: interval and how long to wait for the pong

@@ -149,3 +149,106 @@ async def test_worker_processes_enforce_the_header_deadline_too(pg_url: str) -> 
     finally:
         server.stop()
     assert all(r.startswith(b"HTTP/1.1 408") for r in results), results[:3]
+
+
+@pytest.fixture(scope="module")
+def default_server(pg_url: str) -> Iterator[HardenedServer]:
+    """Served with the default header limit (16 KiB)."""
+    server = HardenedServer(pg_url).start()
+    yield server
+    server.stop()
+
+
+async def _send_all(port: int, request: bytes, chunk: int | None = None) -> bytes:
+    """Write ``request`` in one write (or in ``chunk``-byte writes, stopping once the
+    server has answered) and return what the server sent before closing (10 s at most)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    received = bytearray()
+
+    async def read() -> None:
+        with contextlib.suppress(ConnectionError):
+            while data := await reader.read(65536):
+                received.extend(data)
+
+    reading = asyncio.create_task(read())
+    try:
+        step = chunk or len(request)
+        with contextlib.suppress(ConnectionError):
+            for at in range(0, len(request), step):
+                if received or reading.done():
+                    break
+                writer.write(request[at : at + step])
+                await writer.drain()
+                if chunk:
+                    await asyncio.sleep(0.002)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(reading), 10)
+        return bytes(received)
+    finally:
+        reading.cancel()
+        writer.close()
+
+
+def _request_with_header(size: int) -> bytes:
+    return b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n"
+
+
+@pytest.mark.parametrize("size", [20_000, 60_000])
+async def test_oversized_headers_in_one_write_are_refused_with_431(
+    default_server: HardenedServer, size: int
+) -> None:
+    result = await _send_all(default_server.port, _request_with_header(size))
+    assert result.startswith(b"HTTP/1.1 431"), result[:80]
+
+
+@pytest.mark.parametrize("size", [20_000, 60_000])
+async def test_oversized_headers_in_small_chunks_are_refused_with_431(
+    default_server: HardenedServer, size: int
+) -> None:
+    result = await _send_all(default_server.port, _request_with_header(size), chunk=512)
+    assert result.startswith(b"HTTP/1.1 431"), result[:80]
+
+
+async def test_headers_under_the_limit_in_one_write_are_answered(
+    default_server: HardenedServer,
+) -> None:
+    request = _request_with_header(15_000)[:-2] + b"Connection: close\r\n\r\n"
+    result = await _send_all(default_server.port, request)
+    assert result.startswith(b"HTTP/1.1 200"), result[:80]
+
+
+async def test_a_body_in_the_same_write_as_small_headers_is_not_counted_as_headers(
+    default_server: HardenedServer,
+) -> None:
+    body = b'{"name": "' + b"n" * 40_000 + b'"}'
+    request = (
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    )
+    result = await _send_all(default_server.port, request)
+    assert result.startswith(b"HTTP/1.1 4") and not result.startswith(b"HTTP/1.1 431")
+
+
+async def test_an_oversized_request_pipelined_behind_another_in_one_write_gets_431(
+    default_server: HardenedServer,
+) -> None:
+    first = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    result = await _send_all(default_server.port, first + _request_with_header(20_000))
+    assert b"HTTP/1.1 431" in result, result[-200:]  # (the connection is closed with it)
+
+
+async def test_an_oversized_second_request_on_a_kept_alive_connection_gets_431(
+    default_server: HardenedServer,
+) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", default_server.port)
+    try:
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        assert head.startswith(b"HTTP/1.1 200"), head
+        length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        writer.write(_request_with_header(20_000))
+        answer = await asyncio.wait_for(reader.read(65536), 10)
+        assert answer.startswith(b"HTTP/1.1 431"), answer[:80]
+    finally:
+        writer.close()
