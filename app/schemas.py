@@ -222,6 +222,15 @@ class DeviceLink(BaseModel):
     seat: int
 
 
+class LinkedSeat(BaseModel):
+    """The seat an unused device link would move (POST /api/tables/{code}/claim/seat)."""
+
+    seat: int
+    by: Literal["seat", "host"] = Field(
+        description="who made the link: the seat's own player, or the host"
+    )
+
+
 class LobbyEntry(BaseModel):
     code: str
     name: str
