@@ -101,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             relaxed_move=settings.clock_relaxed_move_seconds,
             fast_move=settings.clock_fast_move_seconds,
             fast_bank=settings.clock_fast_bank_seconds,
+            grace=settings.disconnect_grace_seconds,
         )
         hub = Hub(
             store,

@@ -161,6 +161,12 @@ class ClockInfo(BaseModel):
     bank_seconds: float | None = Field(
         description="seconds of bank per seat and round; null for a preset without a bank"
     )
+    grace_seconds: float = Field(
+        default=60.0,
+        description="seconds a person's seat may have no socket before the autopilot plays"
+        " its turn (a table without a clock) and before the host may move it to another"
+        " device (FIVEUP_DISCONNECT_GRACE_SECONDS)",
+    )
 
 
 class TableInfo(BaseModel):
@@ -220,6 +226,15 @@ class DeviceLink(BaseModel):
         " URL fragment only (claim it with POST /api/tables/{code}/claim)"
     )
     seat: int
+
+
+class LinkedSeat(BaseModel):
+    """The seat an unused device link would move (POST /api/tables/{code}/claim/seat)."""
+
+    seat: int
+    by: Literal["seat", "host"] = Field(
+        description="who made the link: the seat's own player, or the host"
+    )
 
 
 class LobbyEntry(BaseModel):

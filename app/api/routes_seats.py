@@ -8,12 +8,22 @@ path or a query string, so never in an access log.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Path
 
 from app.api.deps import ServiceDep, TokenDep
 from app.api.quota_deps import HttpQuota, JoinQuota, LookupMissQuota
 from app.api.routes_tables import ERRORS, Code
-from app.schemas import ClaimSeat, DeviceLink, ErrorResponse, Joined, ReplaceSeat, TableInfo
+from app.schemas import (
+    ClaimSeat,
+    DeviceLink,
+    ErrorResponse,
+    Joined,
+    LinkedSeat,
+    ReplaceSeat,
+    TableInfo,
+)
 
 router = APIRouter(
     prefix="/api/tables",
@@ -25,25 +35,53 @@ router = APIRouter(
 Seat = Path(ge=0, le=3, description="a seat, 0..players-1 (else 409 bad_seat)")
 
 
-@router.post("/{code}/seats/{seat}/link", response_model=DeviceLink, responses=ERRORS)
+#: a host's link for a person who is not gone (docs/protocol.md, "Devices, leave, …")
+SEAT_PRESENT: dict[int | str, dict[str, Any]] = {
+    409: {
+        "model": ErrorResponse,
+        "description": "`seat_present`: a host's link for another person's seat while that"
+        " person has a socket or has had none for less than FIVEUP_DISCONNECT_GRACE_SECONDS;"
+        " also `bad_seat`, `table_closed`",
+    }
+}
+
+
+@router.post(
+    "/{code}/seats/{seat}/link", response_model=DeviceLink, responses={**ERRORS, **SEAT_PRESENT}
+)
 async def device_link(
     service: ServiceDep, token: TokenDep, code: str = Code, seat: int = Seat
 ) -> DeviceLink:
-    """A fresh single-use link that moves ``seat`` to another device: your own seat, or
-    (the host) any person's seat. Asking again replaces the seat's older link."""
+    """A fresh single-use link that moves ``seat`` to another device: your own seat,
+    always; or (the host) the seat of a person who has had no socket for the presence
+    grace (else 409 ``seat_present``). Asking again replaces the seat's older link."""
     return await service.device_link(code, token, seat)
 
 
 @router.post(
     "/{code}/claim",
     response_model=Joined,
-    responses=ERRORS,
+    responses={**ERRORS, **SEAT_PRESENT},
     dependencies=[JoinQuota, LookupMissQuota],
 )
 async def claim(body: ClaimSeat, service: ServiceDep, code: str = Code) -> Joined:
     """Take a seat over on this device with its link: returns a fresh seat token; the
-    seat's old token and the link stop working (its old sockets are closed, 4410)."""
+    seat's old token and the link stop working (its old sockets are closed, 4410). A
+    host's link is refused (409 ``seat_present``) if the seat's person came back."""
     return await service.claim(code, body.link)
+
+
+@router.post(
+    "/{code}/claim/seat",
+    response_model=LinkedSeat,
+    responses=ERRORS,
+    dependencies=[JoinQuota, LookupMissQuota],
+)
+async def claim_seat(body: ClaimSeat, service: ServiceDep, code: str = Code) -> LinkedSeat:
+    """Which seat a device link would move, and who made it, without claiming it (a
+    page asks this before claiming, to ask its user first); 404 ``link_used`` as for a
+    claim."""
+    return await service.linked_seat(code, body.link)
 
 
 @router.post("/{code}/resign", response_model=TableInfo, responses=ERRORS)

@@ -12,7 +12,7 @@ app.core.clocks.UnknownClock: sudden
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: the presets a table may be created with
 PRESETS = ("none", "relaxed", "fast")
@@ -25,6 +25,9 @@ class Clock:
     preset: str
     move_seconds: float | None
     bank_seconds: float | None
+    #: seconds a person's seat may have no socket before the autopilot plays its turn
+    #: (a table without a clock) and before the host may move it to another device
+    grace_seconds: float = field(default=60.0, repr=False)
 
     def info(self) -> dict[str, object]:
         """``TableInfo.clock``."""
@@ -32,6 +35,7 @@ class Clock:
             "preset": self.preset,
             "move_seconds": self.move_seconds,
             "bank_seconds": self.bank_seconds,
+            "grace_seconds": self.grace_seconds,
         }
 
 
@@ -42,15 +46,17 @@ class Presets:
     relaxed_move: float = 90.0
     fast_move: float = 20.0
     fast_bank: float = 60.0
+    #: FIVEUP_DISCONNECT_GRACE_SECONDS (shown in every clock's info)
+    grace: float = 60.0
 
     def of(self, preset: object) -> Clock:
         """The clock of ``preset``, else :class:`UnknownClock`."""
         if preset == "relaxed":
-            return Clock("relaxed", float(self.relaxed_move), None)
+            return Clock("relaxed", float(self.relaxed_move), None, float(self.grace))
         if preset == "fast":
-            return Clock("fast", float(self.fast_move), float(self.fast_bank))
+            return Clock("fast", float(self.fast_move), float(self.fast_bank), float(self.grace))
         if preset == "none":
-            return Clock("none", None, None)
+            return Clock("none", None, None, float(self.grace))
         raise UnknownClock(str(preset))
 
 

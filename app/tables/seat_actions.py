@@ -10,16 +10,20 @@ from collections.abc import Callable
 
 from app.bots import Level
 from app.core.security import new_token
-from app.schemas import DeviceLink, Joined, TableInfo
+from app.schemas import DeviceLink, Joined, LinkedSeat, TableInfo
 from app.tables import departures, devices
+from app.tables.autopilot import AutopilotRules
 from app.tables.change import TableChange
 
 
 class SeatActions:
-    """Leave, resign, replace, device links (needs ``_table_action``, ``info_of`` and
-    ``autopilot_level`` from the service)."""
+    """Leave, resign, replace, device links (needs ``_table_action``, ``info_of``,
+    ``_load``, ``table_id``, ``autopilot`` and ``autopilot_level`` from the service)."""
 
     autopilot_level: Level
+    #: the autopilot's grace and the hub's absence clock: the host moves another seat
+    #: only once its person has been gone that long
+    autopilot: AutopilotRules
 
     async def _table_action(
         self, code_or_id: str | int, decide: Callable[[TableChange], None]
@@ -28,6 +32,15 @@ class SeatActions:
 
     def info_of(self, tx: TableChange) -> TableInfo:
         raise NotImplementedError  # the service's reads
+
+    async def _load(self, table_id: int) -> TableChange:
+        raise NotImplementedError  # the service's reads
+
+    async def table_id(self, code: str) -> int:
+        raise NotImplementedError  # the service's reads
+
+    def _host_moves(self) -> devices.HostMoves:
+        return devices.HostMoves(self.autopilot.grace_seconds, self.autopilot.absent_since)
 
     async def leave(self, code: str, token: str | None) -> TableInfo:
         """Leave: before the start the seat is freed; during or after a match a computer
@@ -58,11 +71,14 @@ class SeatActions:
 
     async def device_link(self, code: str, token: str | None, seat: object) -> DeviceLink:
         """A fresh single-use link moving ``seat`` to another device (the seat's own
-        token, or the host's for any person's seat); an older link stops working."""
+        token, or the host's for the seat of a person gone for the presence grace, else
+        ``seat_present``); an older link stops working."""
         link = new_token()
         issued: list[int] = []
+        rule = self._host_moves()
         tx = await self._table_action(
-            code, lambda tx: issued.append(devices.issue(tx, tx.authenticate(token), seat, link))
+            code,
+            lambda tx: issued.append(devices.issue(tx, tx.authenticate(token), seat, link, rule)),
         )
         return DeviceLink(link=devices.link_path(tx.table.code, link), seat=issued[-1])
 
@@ -71,7 +87,15 @@ class SeatActions:
         link stop working (``seat_moved``; the old sockets are closed with 4410)."""
         token = new_token()
         moved: list[int] = []
+        rule = self._host_moves()
         tx = await self._table_action(
-            code, lambda tx: moved.append(devices.claim(tx, link, token).seat)
+            code, lambda tx: moved.append(devices.claim(tx, link, token, rule).seat)
         )
         return Joined(code=tx.table.code, token=token, seat=moved[-1], table=self.info_of(tx))
+
+    async def linked_seat(self, code: str, link: object) -> LinkedSeat:
+        """The seat an unused device link would move (nothing is claimed or changed), so
+        that a page can ask before claiming; ``link_used`` as for a claim."""
+        tx = await self._load(await self.table_id(code))
+        player, by_host = devices.linked(tx, link)
+        return LinkedSeat(seat=player.seat, by="host" if by_host else "seat")

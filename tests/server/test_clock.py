@@ -136,6 +136,7 @@ async def test_a_clock_table_stores_the_deadline_of_the_seat_to_move(
             "preset": "fast",
             "move_seconds": 600.0,
             "bank_seconds": 0.2,
+            "grace_seconds": 60.0,
         }
         # Ann's turn (the bot plays at once when it starts): her deadline is stored
         await _until(svc, tid, lambda ev: True)

@@ -106,12 +106,17 @@ async def test_device_link_is_single_use_and_revokes_the_old_token(
     assert table_id
 
 
-async def test_host_reissues_a_link_and_the_older_one_stops_working(
+async def test_a_reissued_link_replaces_the_older_one_and_the_host_is_refused_unknown_presence(
     service: TableService,
 ) -> None:
+    """Without a presence source (no hub) nobody is known to be gone: the host's link for
+    another person's seat is ``seat_present``; the seat's own player may always ask."""
     code, _, tokens = await seated(service, 3)
     first = (await service.device_link(code, tokens[2], 2)).link.split("#seat=", 1)[1]
-    second = (await service.device_link(code, tokens[0], 2)).link.split("#seat=", 1)[1]
+    await _refused("seat_present", 409, service.device_link(code, tokens[0], 2))
+    second = (await service.device_link(code, tokens[2], 2)).link.split("#seat=", 1)[1]
+    assert (await service.linked_seat(code, second)).model_dump() == {"seat": 2, "by": "seat"}
+    await _refused("link_used", 404, service.linked_seat(code, first))
     await _refused("link_used", 404, service.claim(code, first))
     assert (await service.claim(code, second)).seat == 2
     await _refused("not_host", 403, service.device_link(code, tokens[1], 0))

@@ -121,9 +121,9 @@ async def test_the_old_socket_on_another_process_is_closed_too(pg_url: str) -> N
             on_b = await WsClient(f"{b.ws}/ws/tables/{code}?token={tokens[2]}", "B2").connect()
             on_a = await WsClient(f"{a.ws}/ws/tables/{code}?token={tokens[2]}", "A2").connect()
             watcher_b = await WsClient(f"{b.ws}/ws/tables/{code}", "Bw").connect()
-            # the host re-issues the link (the friend lost theirs); the older one dies
+            # the seat asks again (it lost the first link); the older one dies
             older = await _link(http, code, tokens[2], 2)
-            link = await _link(http, code, tokens[0], 2)
+            link = await _link(http, code, tokens[2], 2)
             r = await http.post(f"/api/tables/{code}/claim", json={"link": older})
             assert r.status_code == 404 and r.json()["detail"]["code"] == "link_used"
             joined = await _claim(http, code, link)

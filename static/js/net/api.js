@@ -52,6 +52,7 @@ export const api = {
   // devices, resign, replace (static/js/ui/device.js)
   deviceLink: (code, seat, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seats/${seat}/link`, undefined, token),
   claim: (code, link) => call("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { link }),
+  claimSeat: (code, link) => call("POST", `/api/tables/${encodeURIComponent(code)}/claim/seat`, { link }),
   resign: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/resign`, undefined, token),
   replace: (code, seat, by, level, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seats/${seat}/replace`, { by, level }, token),
 };

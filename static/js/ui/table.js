@@ -19,7 +19,7 @@ import { createChat } from "./chat.js";
 import { reportVisibility } from "./presence.js";
 import { pressGuard } from "./press_guard.js";
 import * as S from "../state.js";
-import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNotice, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
+import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNotice, tokenRefusedText, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
 
 /** The socket's close code for an address over its look-up-miss quota (docs/protocol.md). */
 const CLOSE_TOO_MANY_LOOKUPS = 4430;
@@ -125,7 +125,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
           // forget it and carry on watching as a spectator.
           forgetSeat(code);
           st.token = null; st.you = null;
-          update({ error: t("err_unauthorized") }, true);
+          update({ error: tokenRefusedText(st) }, true);
           connect();
           return;
         }
@@ -349,7 +349,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     claiming.then((res) => {
       if (disposed) return;
       if (res.token) { st.token = res.token; st.you = res.seat; update({ table: res.table, moved: false }, true); }
-      else update({ error: res.error });
+      else update({ error: res.error || null, seatNotice: res.notice || null });
       connect();
     });
   } else connect();
