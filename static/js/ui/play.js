@@ -8,6 +8,7 @@ import { tallySvg } from "./tally.js";
 import { renderSettlement, countdownEl } from "./settlement.js";
 import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
 import { moveWords } from "./words.js";
+import { tableName } from "./names.js";
 import { slideIn, dropIn, floatUp } from "./motion.js";
 import * as S from "../state.js";
 import { botIcon } from "./bots.js";
@@ -143,7 +144,7 @@ export function renderPlay(root, ctx) {
       const btn = rv.querySelector("[data-testid=close-review]");
       if (st.dialogFocused !== "review:" + st.review) { st.dialogFocused = "review:" + st.review; queueMicrotask(() => btn.focus()); }
     }
-    document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
+    document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + tableName(st.table) + " — " + t("app_title");
     turnTitle(st, myTurn); // the time left in the title on your turn (ui/clock.js)
 
     // side panel
@@ -171,11 +172,13 @@ export function renderPlay(root, ctx) {
     if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
       // The results are tucked away so the final board can be studied.
       // It stays until the next round is actually dealt (the server's countdown goes on).
+      // It sits in the page's flow above the table (not over it), so it covers no tile
+      // and no name — your own revealed hand at the bottom least of all.
       const cd = v.phase === "round_over" ? countdownEl(st) : null;
-      root.appendChild(h("div", { class: "dialog-tab" }, h("button", {
+      root.insertBefore(h("div", { class: "dialog-tab", "data-testid": "results-tab" }, h("button", {
         class: "primary", "data-testid": "show-results", onclick: () => update({ hiddenDialog: null }),
         text: (v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round })) + " — " + t("show_results"),
-      }), cd));
+      }), cd), hint && hint.parentNode === root ? hint : screen);
     } else if (v.phase === "round_over" || v.phase === "match_over") {
       const overlay = renderSettlement(ctx, v);
       root.appendChild(overlay);
