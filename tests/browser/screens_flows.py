@@ -46,7 +46,6 @@ MARK_OVERLAPS_JS = """() => {
 }"""
 
 
-
 def boxes_meet(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
     """Whether two bounding boxes (Playwright's {x, y, width, height}) overlap."""
     if not a or not b:

@@ -27,7 +27,9 @@ def settled(browser, server) -> Iterator[dict[str, Any]]:  # type: ignore[no-unt
         dismiss_hint(p)
     overlaps: list[str] = []
     play_until_round_end(
-        [ann, bob], random.Random(32), on_step=lambda: [overlaps.extend(p.evaluate(MARK_OVERLAPS_JS)) for p in (ann, bob)]
+        [ann, bob],
+        random.Random(32),
+        on_step=lambda: [overlaps.extend(p.evaluate(MARK_OVERLAPS_JS)) for p in (ann, bob)],
     )
     yield {"ann": ann, "bob": bob, "code": code, "overlaps": overlaps}
     close()
@@ -49,6 +51,8 @@ def test_results_tab_covers_no_own_hand_tile_or_name_on_desktop_and_phone(settle
         assert own.count() >= 1
         for i in range(own.count()):
             assert not boxes_meet(tab, own.nth(i).bounding_box()), f"{who}: the tab covers {i}"
+        # nor anything else of the table: it lies outside the table's whole box
+        assert not boxes_meet(tab, page.locator("[data-testid=play]").bounding_box()), who
         # and the tab is where it can be tapped: the element at its centre is the tab
         assert tab
         assert page.evaluate(
@@ -67,7 +71,12 @@ def test_play_on_another_device_is_in_view_without_unfolding_a_panel(new_page) -
         button = page.locator("[data-testid=another-device-top]")
         assert button.is_visible()
         box = button.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+        assert (
+            box
+            and box["x"] >= 0
+            and box["x"] + box["width"] <= width
+            and box["y"] + box["height"] <= height
+        )
         button.click()
         page.wait_for_selector("[data-testid=device-link]")
         assert page.locator("[data-testid=device-link]").is_visible()
@@ -78,7 +87,9 @@ def test_round_end_table_marks_each_players_team_at_four_players(new_page) -> No
     start_practice(page, players=4)
     dismiss_hint(page)
     overlaps: list[str] = []
-    play_until_round_end([page], random.Random(5), on_step=lambda: overlaps.extend(page.evaluate(MARK_OVERLAPS_JS)))
+    play_until_round_end(
+        [page], random.Random(5), on_step=lambda: overlaps.extend(page.evaluate(MARK_OVERLAPS_JS))
+    )
     assert overlaps == []  # three computers' last moves marked at once: none on an end's value
     page.wait_for_selector("[data-testid=round-end], [data-testid=match-end]")
     sides = page.evaluate("window.__fiveupTest.view().sides")

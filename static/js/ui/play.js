@@ -51,6 +51,7 @@ export function renderPlay(root, ctx) {
     felt.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY }; });
     felt.addEventListener("click", (e) => {
       if (!st.selected) return;
+      if (secondOfDouble(e)) { selectTile(st.selected); return; }
       if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
       if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 6) return; // a pan, not a click
       if (e.target.closest && e.target.closest("button, [data-move], a, input, select, .zoom-controls")) return;
@@ -249,6 +250,14 @@ export function renderPlay(root, ctx) {
       }, text: t("show_log") }));
   }
 
+  // The second click of a double-click (the browser's own count) on the spot where the
+  // first one selected a tile: it means that tile, even when selecting it moved the
+  // hand (the status line's words grew) and something else now lies under the pointer.
+  function secondOfDouble(e) {
+    const c = st.tileClick;
+    return e.detail >= 2 && !!c && c.tile === st.selected && Math.hypot(e.clientX - c.x, e.clientY - c.y) <= 6;
+  }
+
   // The first-visit hint: spinners and the board count, until dismissed.
   function hintStrip() {
     let seen = false;
@@ -312,9 +321,14 @@ export function renderPlay(root, ctx) {
         "aria-label": t("tile_label", { a: tile.split("|")[0], b: tile.split("|")[1] }) + (must ? " — " + t("must_play") : ""), "aria-pressed": st.selected === tile ? "true" : "false",
         disabled: myTurn && !can ? false : undefined,
       }, tileSvg(tile, { size: 34 }), must ? h("span", { class: "must-label", text: t("must_play") }) : null);
-      btn.addEventListener("click", () => {
+      btn.addEventListener("click", (e) => {
         if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
-        if (can && !st.busy) selectTile(tile);
+        if (secondOfDouble(e) && st.selected) { e.stopPropagation(); selectTile(st.selected); return; }
+        if (can && !st.busy) {
+          // where a first click selected a tile: the double-click's second half lands there
+          if (e.detail <= 1) st.tileClick = { tile, x: e.clientX, y: e.clientY };
+          selectTile(tile);
+        }
       });
       if (can) btn.addEventListener("pointerdown", (e) => { if (e.pointerType !== "mouse" || e.button === 0) startDrag(e, tile); });
       hand.appendChild(btn);
