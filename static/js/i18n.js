@@ -40,7 +40,6 @@ const DICT = {
     side_label: "{names}",
     zoom_in: "Zoom in", zoom_out: "Zoom out", zoom_reset: "Fit",
     board_label: "The layout", hand_label: "Your hand",
-    place_label: "Play {tile} at {place}: {points}",
     err_generic: "Something went wrong: {msg}",
     err_not_your_turn: "It is not your turn.", err_illegal_move: "That move is not allowed: {msg}",
     err_stale: "The table moved on; showing the latest state.", err_conflict: "Another move came first; showing the latest state.",
@@ -134,7 +133,6 @@ const DICT = {
     side_label: "{names}",
     zoom_in: "Збільшити", zoom_out: "Зменшити", zoom_reset: "Вмістити",
     board_label: "Викладка", hand_label: "Ваша рука",
-    place_label: "Поставити {tile} до {place}: {points}",
     err_generic: "Помилка: {msg}",
     err_not_your_turn: "Зараз не ваш хід.", err_illegal_move: "Такий хід заборонено: {msg}",
     err_stale: "Стан столу змінився; показуємо актуальний.", err_conflict: "Інший хід був першим; показуємо актуальний стан.",
@@ -264,3 +262,30 @@ export function pointsText(raw) {
 export function addStrings(extra) {
   for (const [l, strings] of Object.entries(extra)) Object.assign(DICT[l] || (DICT[l] = {}), strings);
 }
+
+// The offline banner, the target announcements in the log's words, and small words
+// (ui/table.js, ui/words.js, ui/chat.js, ui/tally.js, ui/settlement.js, ui/names.js).
+addStrings({
+  en: {
+    offline_title: "Connection lost — reconnecting…",
+    offline_note: "The table is paused on this screen until the connection is back: nothing you click is sent.",
+    target_open: "Open with {tile}", target_on_end: "Play {tile} on the {value} end of {parent}",
+    target_on_spinner: "Play {tile} on the {parent} spinner, {dir} {part}", target_on_spinner_plain: "Play {tile} on the {parent} spinner ({part})",
+    chat_count: "{n}/{max}", chat_full: "{max}/{max}: a message holds at most {max} characters.",
+    tally_negative: "Crossed out: the score is below zero ({n})",
+    ready_list_none: "Nobody is ready yet. The next round starts as soon as everyone is ready.",
+    ready_waiting_none: "Nobody is ready yet. The next round starts when everyone is ready or after a short countdown.",
+    practice_table: "Practice",
+  },
+  uk: {
+    offline_title: "Зв'язок утрачено — перепідключення…",
+    offline_note: "Стіл на цьому екрані призупинено, доки не повернеться зв'язок: ваші натискання не надсилаються.",
+    target_open: "Почати з {tile}", target_on_end: "Поставити {tile} до кінця {value} кістки {parent}",
+    target_on_spinner: "Поставити {tile} до спінера {parent}, {dir} {part}", target_on_spinner_plain: "Поставити {tile} до спінера {parent} ({part})",
+    chat_count: "{n}/{max}", chat_full: "{max}/{max}: повідомлення містить щонайбільше {max} символів.",
+    tally_negative: "Закреслено: рахунок нижче нуля ({n})",
+    ready_list_none: "Ще ніхто не готовий. Наступний раунд почнеться, щойно всі будуть готові.",
+    ready_waiting_none: "Ще ніхто не готовий. Наступний раунд почнеться, коли всі будуть готові, або за кілька секунд.",
+    practice_table: "Тренування",
+  },
+});

@@ -84,5 +84,11 @@ function render() {
 
 const q = new URLSearchParams(location.search).get("lang");
 setLang(q && RULES_TEXT[q] ? q : getLang());
-document.querySelector("[data-testid=lang]").addEventListener("change", (e) => { setLang(e.target.value); render(); });
+document.querySelector("[data-testid=lang]").addEventListener("change", (e) => {
+  setLang(e.target.value);
+  // the address follows the choice, so a reload or a shared link keeps the language
+  const url = new URL(location.href);
+  if (url.searchParams.has("lang")) { url.searchParams.set("lang", getLang()); history.replaceState(null, "", url); }
+  render();
+});
 render();

@@ -144,6 +144,43 @@ function connectorLine(conn, cls, parent) {
  *  opts.px {w, h}       the element's size in CSS pixels (see fitView)
  *  opts.minView {w, h}  or a fixed smallest drawing (grid units)
  */
+/**
+ * Where a tile's last-move mark goes: a spot inside `r` (grid units) where the mark
+ * (radius 6.5) — and, with `floatLen` characters of "+N" beside it — lies clear of
+ * every open end's marker in `ends` ({cx, cy} in drawing units, 9 wide). Spots are
+ * tried from the top-right corner on; the clearest one wins when none is clear.
+ * {mx, my}: the mark's centre; sx: the side (+1 right, -1 left) its "+N" extends to.
+ */
+export function markSpot(r, ends, floatLen = 0) {
+  const L = r.x * U, T = r.y * U, W = r.w * U, H = r.h * U;
+  const xs = [W - 3, 3, W - 9, 9, W / 2].map((d) => L + d);
+  const ys = [3, H - 3, 9, H - 9, H / 2].map((d) => T + d);
+  // how far a box is from the nearest end marker (positive: apart)
+  const apart = (x0, y0, x1, y1) => {
+    let gap = Infinity;
+    for (const e of ends) {
+      gap = Math.min(gap, Math.max(x0 - (e.cx + 4.5), e.cx - 4.5 - x1, y0 - (e.cy + 4.5), e.cy - 4.5 - y1));
+    }
+    return gap;
+  };
+  const fw = floatLen * 5.5 + 3;
+  let best = null, bestGap = -Infinity;
+  for (const my of ys) {
+    for (const mx of xs) {
+      for (const sx of floatLen ? [1, -1] : [1]) {
+        let gap = apart(mx - 6.5, my - 6.5, mx + 6.5, my + 6.5);
+        if (floatLen) {
+          const fx = sx > 0 ? mx + 8 : mx - 8 - fw;
+          gap = Math.min(gap, apart(fx, my - 6, fx + fw, my + 6));
+        }
+        if (gap >= 1) return { mx, my, sx };
+        if (gap > bestGap) { bestGap = gap; best = { mx, my, sx }; }
+      }
+    }
+  }
+  return best;
+}
+
 export function renderBoard(svg, lay, opts = {}) {
   const targets = opts.targets || [];
   const vb = fitView(svg, lay, targets, opts);
@@ -155,6 +192,18 @@ export function renderBoard(svg, lay, opts = {}) {
   const gMarks = svgEl("g", { class: "marks" }, svg);
   const gTargets = svgEl("g", { class: "targets" }, svg);
   const marks = new Map((opts.marks || []).map((m) => [m.tile, m]));
+  // The open ends' value markers (drawn below): a tile's marks go to the corner
+  // farthest from them, so an initial or a "+N" never covers the number of an end.
+  const targeted = new Set(targets.map((tg) => tg.key));
+  const ends = [];
+  for (const pl of opts.places || []) {
+    const port = lay.ports && lay.ports.get(pl.place);
+    if (!port || targeted.has(pl.place)) continue; // a target (with its points) lies there now
+    const [x, y] = port.p, [dx, dy] = port.d;
+    // Half a unit out: the cell in front of an open end is always free (a tile there
+    // would touch without joining), so the mark never covers a tile.
+    ends.push({ pl, cx: (x + dx * 0.5) * U, cy: (y + dy * 0.5) * U });
+  }
 
   for (const r of lay.rects) {
     if (r.connector) connectorLine(r.connector, "connector", gConn);
@@ -167,17 +216,18 @@ export function renderBoard(svg, lay, opts = {}) {
       // The last move of a player: a mark on the tile, their initial and what it scored.
       g.classList.add("seat-last");
       g.setAttribute("data-last-of", mk.seat);
-      const mx = (r.x + r.w) * U - 3, my = r.y * U + 3;
+      const { mx, my, sx } = markSpot(r, ends, mk.points > 0 ? String(mk.points).length + 1 : 0);
       svgEl("circle", { cx: mx, cy: my, r: 6.5, class: "last-mark seat-c" + mk.seat }, gMarks);
       const tx = svgEl("text", { x: mx, y: my, class: "last-mark-text" }, gMarks);
       tx.textContent = mk.initial;
       if (mk.points > 0) {
-        const fl = svgEl("text", { x: mx + 9, y: my - 2, class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat, "data-tile": r.tile }, gMarks);
+        const fl = svgEl("text", { x: mx + 9 * sx, y: my, "text-anchor": sx > 0 ? "start" : "end", class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat, "data-tile": r.tile }, gMarks);
         fl.textContent = "+" + mk.points;
       }
     }
     if (opts.ownFloat && opts.ownFloat.tile === r.tile) {
-      const fl = svgEl("text", { x: (r.x + r.w) * U + 2, y: r.y * U, class: "float-points fresh", "data-float": "you", "data-tile": r.tile }, gMarks);
+      const { mx, my, sx } = markSpot(r, ends, String(opts.ownFloat.points).length + 1);
+      const fl = svgEl("text", { x: mx + 9 * sx, y: my, "text-anchor": sx > 0 ? "start" : "end", class: "float-points fresh", "data-float": "you", "data-tile": r.tile }, gMarks);
       fl.textContent = "+" + opts.ownFloat.points;
     }
     const title = svgEl("title", {}, g);
@@ -186,14 +236,7 @@ export function renderBoard(svg, lay, opts = {}) {
   }
 
   // The open ends (R12), spinner branches included, with the number each shows.
-  const targeted = new Set(targets.map((tg) => tg.key));
-  for (const pl of opts.places || []) {
-    const port = lay.ports && lay.ports.get(pl.place);
-    if (!port || targeted.has(pl.place)) continue; // a target (with its points) lies there now
-    const [x, y] = port.p, [dx, dy] = port.d;
-    // Half a unit out: the cell in front of an open end is always free (a tile there
-    // would touch without joining), so the mark never covers a tile.
-    const cx = (x + dx * 0.5) * U, cy = (y + dy * 0.5) * U;
+  for (const { pl, cx, cy } of ends) {
     const g = svgEl("g", { class: "open-end", "data-open": pl.place, "data-value": pl.value }, gEnds);
     svgEl("circle", { cx, cy, r: 4.5, class: "open-end-dot" }, g);
     const tx = svgEl("text", { x: cx, y: cy, class: "open-end-text" }, g);

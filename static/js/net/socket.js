@@ -66,10 +66,27 @@ export class TableSocket {
     this.table = null;
     this.describedSeq = null; // seq the view's descriptions belong to
     this.onReading = () => this.describeIfStale();
+    // The network back (`online`) or the page shown again with its socket gone: connect
+    // at once instead of waiting out the back-off. The network gone (`offline`): the
+    // socket is given up at once, so the page shows it is offline (not a live table).
+    this.onOnline = () => this.reconnectNow();
+    this.onOffline = () => { if (this.ws && !this.closedByUs) this.ws.close(); };
+    this.onVisible = () => { if (document.visibilityState === "visible") this.reconnectNow(); };
     if (typeof document !== "undefined") {
       document.addEventListener("toggle", this.onReading, true);
       document.addEventListener("focusin", this.onReading, true);
+      document.addEventListener("visibilitychange", this.onVisible);
+      window.addEventListener("online", this.onOnline);
+      window.addEventListener("offline", this.onOffline);
     }
+  }
+
+  /** Connect now (back-off forgotten) when there is no socket and we did not close it. */
+  reconnectNow() {
+    if (this.closedByUs || this.state === "closed" || this.ws) return;
+    clearTimeout(this.timer);
+    this.attempt = 0;
+    this.connect();
   }
 
   /** Ask for the layout descriptions if the view moved on since they were sent. */
@@ -140,6 +157,9 @@ export class TableSocket {
     if (typeof document !== "undefined") {
       document.removeEventListener("toggle", this.onReading, true);
       document.removeEventListener("focusin", this.onReading, true);
+      document.removeEventListener("visibilitychange", this.onVisible);
+      window.removeEventListener("online", this.onOnline);
+      window.removeEventListener("offline", this.onOffline);
     }
     clearTimeout(this.timer);
     clearInterval(this.pingTimer);

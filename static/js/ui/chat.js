@@ -39,11 +39,22 @@ export function createChat({ code, send }) {
     type: "text", maxlength: MAX, "data-testid": "chat-input", "aria-label": t("chat_say"),
     placeholder: t("chat_say"),
   });
+  // How much of the limit is used, live (as the name field's hint): a longer message
+  // is never cut silently.
+  const counter = h("small", { class: "chat-count", "data-testid": "chat-count", "aria-live": "polite" });
+  const paintCount = () => {
+    const n = [...input.value].length;
+    counter.textContent = n >= MAX ? t("chat_full", { max: MAX }) : t("chat_count", { n, max: MAX });
+    counter.classList.toggle("error-text", n >= MAX);
+    counter.hidden = n === 0;
+  };
+  input.addEventListener("input", paintCount);
+  paintCount();
   const form = h("form", { class: "chat-form", onsubmit: (e) => {
     e.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    if (send({ type: "chat", text })) input.value = "";
+    if (send({ type: "chat", text })) { input.value = ""; paintCount(); }
   } }, input, h("button", { type: "submit", "data-testid": "chat-send", text: t("chat_send") }));
   const quick = h("div", { class: "chat-quick", role: "group", "aria-label": t("chat_quick") });
   const off = h("p", { class: "notice", "data-testid": "chat-off", hidden: true });
@@ -51,7 +62,8 @@ export function createChat({ code, send }) {
   const mutes = h("div", { class: "chat-mutes" });
   const title = h("h2", { text: t("chat") });
   const el = h("section", { class: "card chat", "data-testid": "chat-panel", "aria-label": t("chat") },
-    title, list, off, form, quick, host, mutes);
+    title, list, off, form, counter, quick, host, mutes);
+  let mutesOpen = false; // the mute list stays open across re-renders until closed
 
   function nameOf(m) {
     if (m.seat === null || m.seat === undefined) return t("chat_spectator");
@@ -79,6 +91,7 @@ export function createChat({ code, send }) {
     st = state;
     title.textContent = t("chat");
     input.placeholder = t("chat_say");
+    paintCount();
     const tb = st.table;
     const seated = st.you !== null && st.you !== undefined && !!st.token;
     const closedToMe = !seated && tb && tb.spectator_chat === false;
@@ -104,7 +117,7 @@ export function createChat({ code, send }) {
     const people = (tb ? tb.seats : []).filter((s) => s.name && s.seat !== st.you)
       .map((s) => ({ key: "seat:" + s.seat, name: s.name }));
     people.push({ key: "spectators", name: t("chat_spectators_tag") });
-    const details = h("details", {}, h("summary", { text: t("chat_mute") }));
+    const details = h("details", { open: mutesOpen, ontoggle: () => { mutesOpen = details.open; } }, h("summary", { text: t("chat_mute") }));
     for (const p of people) {
       const box = h("input", { type: "checkbox", "data-testid": "chat-mute-" + p.key.replace(":", "-"), checked: muted.has(p.key),
         onchange: () => {

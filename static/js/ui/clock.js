@@ -7,6 +7,7 @@
 // choice of the create form. It only draws what the server sends, turned into this
 // browser's time with the skew measured from the snapshot's `server_time`
 // (`st.clockOffset`): the server alone decides when time is up (the autopilot).
+import { tableName } from "./names.js";
 import { h } from "../dom.js";
 import { t, addStrings } from "../i18n.js";
 import { svgEl } from "../board/render.js";
@@ -203,7 +204,7 @@ export function turnTitle(st, myTurn) {
   if (!clk || clk.seat !== st.you) { mine = null; return; }
   const key = st.code + ":" + st.table.turn_deadline;
   const said = mine && mine.key === key ? mine.said : new Set();
-  mine = { clk, key, said, base: t("your_turn") + " — " + st.table.name + " — " + t("app_title") };
+  mine = { clk, key, said, base: t("your_turn") + " — " + tableName(st.table) + " — " + t("app_title") };
   tickMine(Date.now());
   ensureTicker();
 }

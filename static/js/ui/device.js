@@ -118,22 +118,45 @@ function linkBox(st, update) {
  * The seat panel under the board (a seated person, a match in play or over):
  * "Play on another device", Leave, Resign; the host's links for other seats.
  */
+function hasSeatPanel(st) {
+  const tb = st.table;
+  return !!tb && st.you !== null && !!st.token && (tb.status === "playing" || tb.status === "finished");
+}
+
+/** Fetch a device link for `seat` into the state (the seat panel shows it, opened). */
+async function getLink(ctx, seat) {
+  const { st, update, code } = ctx;
+  try {
+    update({ deviceLink: await api.deviceLink(code, seat, st.token), error: null });
+    setTimeout(() => {
+      const panel = document.querySelector("[data-testid=seat-panel]");
+      if (panel) panel.scrollIntoView({ block: "nearest" });
+    }, 0);
+  } catch (e) { update({ error: errorText(e) }); }
+}
+
+/**
+ * "Play on another device" in the table's head, always in view (the seat panel under
+ * the board holds it too, folded): it opens the panel with the link. Null when there
+ * is no seat panel.
+ */
+export function deviceShortcut(ctx) {
+  if (!hasSeatPanel(ctx.st)) return null;
+  return h("button", { class: "small", "data-testid": "another-device-top", onclick: () => getLink(ctx, ctx.st.you), text: t("another_device") });
+}
+
 export function renderSeatPanel(ctx) {
   const { st, update, code, httpAction } = ctx;
   const tb = st.table;
-  if (!tb || st.you === null || !st.token || (tb.status !== "playing" && tb.status !== "finished")) return null;
-  const getLink = async (seat) => {
-    try {
-      update({ deviceLink: await api.deviceLink(code, seat, st.token), error: null });
-    } catch (e) { update({ error: errorText(e) }); }
-  };
+  if (!hasSeatPanel(st)) return null;
+  const link = (seat) => getLink(ctx, seat);
   const panel = h("details", {
     class: "card seat-panel", "data-testid": "seat-panel", open: !!(st.seatPanelOpen || st.deviceLink),
     ontoggle: (e) => { st.seatPanelOpen = e.target.open; },
   },
     h("summary", { text: t("seat_panel") }));
   const row = h("p", {},
-    h("button", { class: "small", "data-testid": "another-device", onclick: () => getLink(st.you), text: t("another_device") }), " ",
+    h("button", { class: "small", "data-testid": "another-device", onclick: () => link(st.you), text: t("another_device") }), " ",
     confirmButton(t("leave_table"), t("leave_confirm"), "leave-table", async () => {
       await ctx.leave();
       if (st.token === null) update({ seatNotice: t("you_left_seat"), deviceLink: null });

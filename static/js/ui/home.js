@@ -4,7 +4,7 @@ import { t, getLang } from "../i18n.js";
 import { api, saveSeat, loadName, saveName } from "../net/api.js";
 import { practiceCard } from "./bots.js";
 import { errorText } from "./errors.js";
-import { nameHint, nameOk } from "./names.js";
+import { nameHint, nameOk, nameError } from "./names.js";
 import { computeLayout } from "../board/layout.js";
 import { renderBoard, svgEl } from "../board/render.js";
 import { clockSelect } from "./clock.js";
@@ -55,7 +55,7 @@ export function renderHome(root, app) {
     e.preventDefault();
     err.textContent = "";
     const hostName = host.value.trim();
-    if (!nameOk(hostName)) { err.textContent = t("err_invalid_name"); host.focus(); return; }
+    if (!nameOk(hostName)) { err.textContent = nameError(hostName); host.focus(); return; }
     try {
       const res = await api.createTable({
         name: name.value.trim() || hostName, players: Number(players.value), public: pub.checked, host_name: hostName,

@@ -25,3 +25,20 @@ export function nameHint(input, id) {
   paint();
   return el;
 }
+
+/** Why a name is refused, in words: too long (with the limit) or empty. */
+export function nameError(name) {
+  const n = [...String(name).trim()].length;
+  return n > NAME_MAX ? t("name_too_long", { n, max: NAME_MAX }) : t("err_invalid_name");
+}
+
+/**
+ * A table's name as shown: a practice table (POST /api/practice names it "Practice":
+ * private, one person and computer players) in the page's language.
+ */
+export function tableName(tb) {
+  if (!tb) return "";
+  const seats = tb.seats || [];
+  const practice = tb.name === "Practice" && !tb.public && seats.some((s) => s.bot) && seats.filter((s) => s.name && !s.bot).length <= 1;
+  return practice ? t("practice_table") : tb.name;
+}

@@ -8,6 +8,7 @@ import { tallySvg } from "./tally.js";
 import { renderSettlement, countdownEl } from "./settlement.js";
 import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
 import { moveWords } from "./words.js";
+import { tableName } from "./names.js";
 import { slideIn, dropIn, floatUp } from "./motion.js";
 import * as S from "../state.js";
 import { botIcon } from "./bots.js";
@@ -50,6 +51,7 @@ export function renderPlay(root, ctx) {
     felt.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY }; });
     felt.addEventListener("click", (e) => {
       if (!st.selected) return;
+      if (secondOfDouble(e)) { selectTile(st.selected); return; }
       if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
       if (down && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 6) return; // a pan, not a click
       if (e.target.closest && e.target.closest("button, [data-move], a, input, select, .zoom-controls")) return;
@@ -143,7 +145,7 @@ export function renderPlay(root, ctx) {
       const btn = rv.querySelector("[data-testid=close-review]");
       if (st.dialogFocused !== "review:" + st.review) { st.dialogFocused = "review:" + st.review; queueMicrotask(() => btn.focus()); }
     }
-    document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + st.table.name + " — " + t("app_title");
+    document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + tableName(st.table) + " — " + t("app_title");
     turnTitle(st, myTurn); // the time left in the title on your turn (ui/clock.js)
 
     // side panel
@@ -171,11 +173,13 @@ export function renderPlay(root, ctx) {
     if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
       // The results are tucked away so the final board can be studied.
       // It stays until the next round is actually dealt (the server's countdown goes on).
+      // It sits in the page's flow above the table (not over it), so it covers no tile
+      // and no name — your own revealed hand at the bottom least of all.
       const cd = v.phase === "round_over" ? countdownEl(st) : null;
-      root.appendChild(h("div", { class: "dialog-tab" }, h("button", {
+      root.insertBefore(h("div", { class: "dialog-tab", "data-testid": "results-tab" }, h("button", {
         class: "primary", "data-testid": "show-results", onclick: () => update({ hiddenDialog: null }),
         text: (v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round })) + " — " + t("show_results"),
-      }), cd));
+      }), cd), hint && hint.parentNode === root ? hint : screen);
     } else if (v.phase === "round_over" || v.phase === "match_over") {
       const overlay = renderSettlement(ctx, v);
       root.appendChild(overlay);
@@ -246,6 +250,14 @@ export function renderPlay(root, ctx) {
       }, text: t("show_log") }));
   }
 
+  // The second click of a double-click (the browser's own count) on the spot where the
+  // first one selected a tile: it means that tile, even when selecting it moved the
+  // hand (the status line's words grew) and something else now lies under the pointer.
+  function secondOfDouble(e) {
+    const c = st.tileClick;
+    return e.detail >= 2 && !!c && c.tile === st.selected && Math.hypot(e.clientX - c.x, e.clientY - c.y) <= 6;
+  }
+
   // The first-visit hint: spinners and the board count, until dismissed.
   function hintStrip() {
     let seen = false;
@@ -309,9 +321,14 @@ export function renderPlay(root, ctx) {
         "aria-label": t("tile_label", { a: tile.split("|")[0], b: tile.split("|")[1] }) + (must ? " — " + t("must_play") : ""), "aria-pressed": st.selected === tile ? "true" : "false",
         disabled: myTurn && !can ? false : undefined,
       }, tileSvg(tile, { size: 34 }), must ? h("span", { class: "must-label", text: t("must_play") }) : null);
-      btn.addEventListener("click", () => {
+      btn.addEventListener("click", (e) => {
         if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
-        if (can && !st.busy) selectTile(tile);
+        if (secondOfDouble(e) && st.selected) { e.stopPropagation(); selectTile(st.selected); return; }
+        if (can && !st.busy) {
+          // where a first click selected a tile: the double-click's second half lands there
+          if (e.detail <= 1) st.tileClick = { tile, x: e.clientX, y: e.clientY };
+          selectTile(tile);
+        }
       });
       if (can) btn.addEventListener("pointerdown", (e) => { if (e.pointerType !== "mouse" || e.button === 0) startDrag(e, tile); });
       hand.appendChild(btn);

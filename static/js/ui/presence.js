@@ -22,6 +22,11 @@ addStrings({
   },
 });
 
+/** Whether this page has lost its connection to the table (the socket is reconnecting). */
+export function offline(st) {
+  return st.conn === "reconnecting";
+}
+
 /**
  * A person's seat presence: {state, since} (since: ms since the epoch, server clock, or
  * null), from the latest `presence` frame, else from the table info; null for a free
@@ -30,6 +35,8 @@ addStrings({
 export function seatPresence(st, seat) {
   const s = st.table && st.table.seats && st.table.seats[seat];
   if (!s || !s.name || s.bot) return null;
+  // Our own seat while our socket is down is disconnected, whatever the last frame said.
+  if (seat === st.you && offline(st)) return { state: "disconnected", since: null };
   const live = (st.presenceSeats || []).find((p) => p.seat === seat);
   const state = live ? live.state : s.presence || (s.connected ? "connected" : "disconnected");
   const since = live ? live.since : s.since;

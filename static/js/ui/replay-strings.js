@@ -12,7 +12,6 @@ addStrings({
     replay_keys: "← and → step through the moves; Home and End jump to the start and the end.",
     replay_dealt: "Round {round} dealt; {name} starts ({why}).",
     replay_by_lot: "by lot", replay_by_finisher: "finished the last round",
-    replay_played: "{name} played {move}", replay_points: "+{n}",
     replay_drew: "{name} drew {tile}", replay_drew_must: "{name} drew {tile} and must play it",
     replay_passed: "{name} passed",
     replay_end_domino: "{name} played out (domino).",
@@ -24,7 +23,7 @@ addStrings({
     download_record: "Download record", download_json: "JSON",
     deal_verified: "Deal verified ✓", deal_checking: "Checking the deal…",
     deal_failed: "DEAL NOT VERIFIED: {reason}", deal_no_seed: "This round has no revealed seed: its deal cannot be checked.",
-    deal_what: "The deal was fixed by a secret seed before the first move and committed to; the revealed seed recomputes it (docs/fairness.md).",
+    deal_what: "The deal was fixed by a secret seed before the first move, and its fingerprint was published then; the seed is revealed after the round, and this page deals again from it and compares every tile.",
   },
   uk: {
     replay: "Повтор",
@@ -36,7 +35,6 @@ addStrings({
     replay_keys: "← і → — по ходах; Home і End — на початок і в кінець.",
     replay_dealt: "Роздано раунд {round}; починає {name} ({why}).",
     replay_by_lot: "за жеребом", replay_by_finisher: "закінчив попередній раунд",
-    replay_played: "{name} ставить {move}", replay_points: "+{n}",
     replay_drew: "{name} бере {tile}", replay_drew_must: "{name} бере {tile} і мусить поставити",
     replay_passed: "{name} пропускає",
     replay_end_domino: "{name} виставив усі кістки (доміно).",
@@ -48,6 +46,6 @@ addStrings({
     download_record: "Завантажити запис", download_json: "JSON",
     deal_verified: "Роздачу перевірено ✓", deal_checking: "Перевіряємо роздачу…",
     deal_failed: "РОЗДАЧУ НЕ ПІДТВЕРДЖЕНО: {reason}", deal_no_seed: "Для цього раунду немає розкритого зерна: роздачу не перевірити.",
-    deal_what: "Роздачу визначило таємне зерно ще до першого ходу, і сервер його зафіксував; розкрите зерно відтворює роздачу (docs/fairness.md).",
+    deal_what: "Роздачу визначило таємне зерно ще до першого ходу, і його відбиток тоді ж оприлюднили; після раунду зерно розкривають, і ця сторінка роздає з нього знову та звіряє кожну кістку.",
   },
 });

@@ -6,7 +6,8 @@
 // browser (fairmark.js). The data is the table's record (JSON form, docs/record.md), which
 // holds finished rounds only: a round being played is never in it.
 import { h, clear } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, pointsText } from "../i18n.js";
+import { moveWords, recordMove, tileWords } from "./words.js";
 import { computeLayout, placeValue, viaFor } from "../board/layout.js";
 import { renderBoard, tileSvg, svgEl } from "../board/render.js";
 import { markFor, loadCss } from "./fairmark.js";
@@ -129,13 +130,14 @@ export function openReplay(root, app, code, { match = null } = {}) {
       h("p", {}, h("small", { text: t("replay_keys") })));
 
     let cur = 0;
-    function describe(s) {
+    function describe(s, layout) {
       if (s.kind === "deal") return t("replay_dealt", { round: s.round, name: names[s.starter], why: t(s.starterBy === "lot" ? "replay_by_lot" : "replay_by_finisher") });
       if (s.kind === "end") return s.end.result === "domino" ? t("replay_end_domino", { name: names[s.end.finisher] }) : t("replay_end_blocked");
       const m = s.move, name = names[m.seat];
-      if (m.move === "draw") return t(m.must_play ? "replay_drew_must" : "replay_drew", { name, tile: m.drawn });
+      if (m.move === "draw") return t(m.must_play ? "replay_drew_must" : "replay_drew", { name, tile: tileWords(m.drawn) });
       if (m.move === "pass") return t("replay_passed", { name });
-      return t("replay_played", { name, move: m.move }) + (m.points ? " " + t("replay_points", { n: m.points }) : "");
+      // the live log's words and displayed points (ui/words.js), on the board as drawn
+      return moveWords(recordMove(m), layout, (seat) => names[seat]) + (m.points ? " · " + pointsText(m.points) : "");
     }
     function go(i) {
       cur = Math.max(0, Math.min(steps.length - 1, Number.isFinite(i) ? i : 0));
@@ -150,7 +152,7 @@ export function openReplay(root, app, code, { match = null } = {}) {
       renderBoard(svg, layout, { last, minView: { w: 36, h: 20 } });
       svg.dataset.tiles = String(s.tiles.length);
       // a record move the autopilot played carries "autopilot": true (ui/autopilot.js)
-      event.textContent = `${t("replay_round", { n: s.round })}: ${describe(s)}` + (s.kind === "move" ? autopilotSuffix({}, { type: "move", ...s.move }) : "");
+      event.textContent = `${t("replay_round", { n: s.round })}: ${describe(s, layout)}` + (s.kind === "move" ? autopilotSuffix({}, { type: "move", ...s.move }) : "");
       event.dataset.kind = s.kind;
       scoreEl.textContent = record.sides.map((_, side) => `${sideName(side)} ${s.scores[side]}`).join(" · ") + " · " + t("replay_stock_left", { n: s.stock });
       scoreEl.dataset.scores = s.scores.join(" ");

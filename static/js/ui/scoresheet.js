@@ -124,7 +124,11 @@ export function settlementTable(st, s, tileSvg) {
       wrap.appendChild(tileSvg(tile, { size: 20 }));
       handEl.appendChild(wrap);
     }
-    body.appendChild(h("tr", {}, h("td", {}, h("span", { class: "name-text", title: S.seatName(st, seat), text: S.seatName(st, seat) })), h("td", {}, handEl),
+    // at four players, each name carries its partnership's mark (as at the table)
+    const sides = (st.view && st.view.sides) || [];
+    const side = s.hands.length === 4 ? sides.findIndex((x) => x.includes(seat)) : -1;
+    const team = side >= 0 ? h("span", { class: "side-mark side-" + side, "data-testid": "settle-team-" + seat, "data-side": side, title: t("team", { n: side + 1 }), "aria-label": t("team", { n: side + 1 }) }) : null;
+    body.appendChild(h("tr", {}, h("td", {}, team, team ? " " : null, h("span", { class: "name-text", title: S.seatName(st, seat), text: S.seatName(st, seat) })), h("td", {}, handEl),
       h("td", { text: String(pips) }), h("td", { text: String(ded * 5) }), h("td", { text: ded ? "−" + ded : "0" })));
   });
   tbl.appendChild(body);

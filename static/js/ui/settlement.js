@@ -79,13 +79,14 @@ export function renderSettlement(ctx, v) {
       })));
     }
     const deadline = Date.parse(tb.next_round_at ?? "");
-    const names = ready.join(", ") || "—";
+    const names = ready.join(", ");
+    const none = ready.length ? "" : "_none"; // "Nobody is ready yet."
     if (Number.isFinite(deadline)) {
-      card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_list", { names }) }));
+      card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_list" + none, { names }) }));
       card.appendChild(countdownEl(st));
     } else {
       // no countdown known (none running, or an older server): the general words
-      card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_waiting", { names }) }));
+      card.appendChild(h("p", { "data-testid": "ready-list", text: t("ready_waiting" + none, { names }) }));
     }
   } else {
     const votes = (tb.rematch_votes || []).map(seatName);

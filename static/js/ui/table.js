@@ -3,23 +3,24 @@
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
 import { h, clear } from "../dom.js";
-import { t, sideLabel, pointsText } from "../i18n.js";
+import { t } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
 import { errorText } from "./errors.js";
 import { clockBadge } from "./clock.js";
 import { autopilotPatch, loadMarks } from "./autopilot.js";
 import { computeLayout, boardFor } from "../board/layout.js";
-import { targetsFor, movesForTile, placeText } from "../board/input.js";
+import { targetsFor, movesForTile } from "../board/input.js";
+import { targetWords } from "./words.js";
 import { renderWaiting } from "./waiting.js";
-import { nameOk } from "./names.js";
+import { nameOk, nameError, tableName } from "./names.js";
 import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import { createChat } from "./chat.js";
-import { reportVisibility } from "./presence.js";
+import { reportVisibility, offline } from "./presence.js";
 import { pressGuard } from "./press_guard.js";
 import * as S from "../state.js";
-import { claimFromFragment, onSeatClosed, renderMoved, renderSeatBits, eventNotice, tokenRefusedText, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
+import { claimFromFragment, deviceShortcut, onSeatClosed, renderMoved, renderSeatBits, eventNotice, tokenRefusedText, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
 
 /** The socket's close code for an address over its look-up-miss quota (docs/protocol.md). */
 const CLOSE_TOO_MANY_LOOKUPS = 4430;
@@ -142,7 +143,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   // ---- actions ----
   function play(move) {
-    if (!move || st.busy || !sock) return;
+    if (!move || st.busy || !sock || offline(st)) return;
     const legal = (st.view && st.view.legal) || [];
     if (!legal.some((m) => m.move === move)) return; // the UI never sends an illegal move
     sock.move(move);
@@ -193,7 +194,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       return;
     }
     const name = (nameInput ? nameInput.value : loadName()).trim();
-    if (!nameOk(name)) { update({ error: t("err_invalid_name") }); return; }
+    if (!nameOk(name)) { update({ error: nameError(name) }); return; }
     const res = await httpAction(() => api.join(code, name, seat));
     if (res && res.token) {
       saveName(name);
@@ -264,8 +265,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   function currentTargets() {
     if (!st.selected || !st.view) return [];
-    return targetsFor(getLayout(), st.view.legal, st.selected, (m) =>
-      t("place_label", { tile: m.tile, place: m.place ? placeText(m.place, sideLabel) : "—", points: pointsText(m.points || 0) }));
+    const lay = getLayout();
+    return targetsFor(lay, st.view.legal, st.selected, (m) => targetWords(m, lay));
   }
 
   const onResize = () => { layoutCache.key = null; update({}); };
@@ -287,7 +288,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     document.body.dataset.seq = st.seq ?? "";
     const spectator = st.you === null;
     const head = h("div", { class: "table-head card", style: { padding: ".5em 1em" } },
-      h("strong", { text: st.table.name }), " · ",
+      h("strong", { text: tableName(st.table) }), " · ",
       h("span", { "data-testid": "table-code", text: st.table.code }),
       st.table.match ? h("span", { text: " · " + t("match_n", { n: st.table.match }) }) : null,
       st.view ? h("span", { text: " · " + t("round_n", { n: st.view.round }) }) : null,
@@ -297,6 +298,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
         n: (st.presence ?? st.table.seats.filter((s) => s.connected).map((s) => s.seat)).length, of: st.table.players,
       }) + " · " + t("spectators_n", { n: st.table.spectators ?? 0 }) }),
       h("span", { class: "head-tools" },
+        deviceShortcut(ctx), " ",
         h("button", {
           class: "small", "data-testid": "mute-toggle", "aria-pressed": isMuted() ? "true" : "false", "aria-label": t("mute"),
           onclick: () => { setMuted(!isMuted()); update({}, true); },
@@ -305,8 +307,15 @@ export function openTable(root, app, code, { watch = false } = {}) {
     root.appendChild(head);
     if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
     // a closed table (everybody left, or abandoned mid-match) shows the closed card
+    // Offline (the socket is reconnecting): a clear banner, and the table under it inert
+    // (nothing clickable, visibly dimmed) until the connection is back.
+    const lost = offline(st);
+    if (lost) root.appendChild(h("div", { class: "offline-banner", role: "alert", "data-testid": "offline-banner" },
+      h("strong", { text: t("offline_title") }), " ", h("span", { text: t("offline_note") })));
+    const first = root.childElementCount;
     if (st.table.status === "waiting" || st.table.status === "closed" || !st.view) renderWaiting(root, ctx);
     else renderPlay(root, ctx);
+    if (lost) for (const el of [...root.children].slice(first)) { el.inert = true; el.classList.add("offline-inert"); }
     root.append(...renderSeatBits(ctx));
     chat.render(st);
     root.appendChild(chat.el);

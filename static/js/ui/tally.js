@@ -1,6 +1,7 @@
 // R26 tally: one stroke per displayed point; ten points make a "house": a big X
 // (2 strokes) with a small x (2 strokes) in each of its four gaps.
 import { svgEl } from "../board/render.js";
+import { t } from "../i18n.js";
 
 const S = 28; // house size
 
@@ -35,8 +36,14 @@ export function tallySvg(points, { perRow = 4 } = {}) {
   const svg = svgEl("svg", {
     viewBox: `0 0 ${w} ${h}`, width: w, height: h,
     class: "tally" + (points < 0 ? " negative" : ""), "data-strokes": groups.reduce((a, b) => a + b, 0),
-    "aria-hidden": "true",
+    "aria-hidden": points < 0 ? null : "true",
   });
+  if (points < 0) {
+    // a crossed tally is a score below zero: said in its title (hover) and to readers
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", t("tally_negative", { n: points }));
+    svgEl("title", {}, svg).textContent = t("tally_negative", { n: points });
+  }
   groups.forEach((count, gi) => {
     const x0 = (gi % perRow) * (S + gap), y0 = Math.floor(gi / perRow) * (S + gap);
     const g = svgEl("g", { class: "house", "data-count": count }, svg);
