@@ -59,8 +59,31 @@ CLOCK = {
 }
 
 
-async def _clock_table(server: ServerProcess, clock: str = "relaxed") -> tuple[str, str]:
-    """Ann (seat 0, host) and an easy bot (seat 1) at a clock table, started."""
+async def _plays_his_turns(player: WsClient, rng: random.Random) -> None:
+    """A present person who moves on each of his turns (until cancelled)."""
+    seen = -1
+    while True:
+        await player.wait_for(
+            lambda c: c.view is not None and bool(c.view["legal"]) and c.last_seq > seen,
+            timeout=600,
+        )
+        assert player.view is not None
+        seen = player.last_seq
+        await player.send(
+            {
+                "type": "move",
+                "move": greedy_choice(player.view["legal"], rng),
+                "move_id": uuid.uuid4().hex,
+                "seq": seen,
+            }
+        )
+
+
+async def _clock_table(
+    server: ServerProcess, clock: str = "relaxed", *, bob: list[str] | None = None
+) -> tuple[str, str]:
+    """Ann (seat 0, host) and an easy bot (seat 1) at a clock table, started; with
+    ``bob`` (a list to receive his token), Bob, a person, in seat 1 instead."""
     async with httpx.AsyncClient(base_url=server.http, timeout=20) as http:
         r = await http.post(
             "/api/tables",
@@ -76,9 +99,13 @@ async def _clock_table(server: ServerProcess, clock: str = "relaxed") -> tuple[s
         code, token = r.json()["code"], r.json()["token"]
         assert r.json()["table"]["clock"]["preset"] == clock
         auth = {"Authorization": f"Bearer {token}"}
-        r = await http.post(
-            f"/api/tables/{code}/bots", json={"seat": 1, "level": "easy"}, headers=auth
-        )
+        if bob is None:
+            r = await http.post(
+                f"/api/tables/{code}/bots", json={"seat": 1, "level": "easy"}, headers=auth
+            )
+        else:
+            r = await http.post(f"/api/tables/{code}/join", json={"name": "Bob", "seat": 1})
+            bob.append(r.json()["token"])
         assert r.status_code == 200, r.text
         r = await http.post(f"/api/tables/{code}/start", headers=auth)
         assert r.status_code == 200, r.text
@@ -355,9 +382,10 @@ async def test_a_whole_match_played_by_the_autopilot_shows_no_hidden_tile(clock_
 async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_the_seat_back(
     clock_db: str,
 ) -> None:
-    """A table without a clock: Ann's socket closes on her turn; after the grace the
-    autopilot plays for her, after two turns the seat is on autopilot; her socket opens
-    again (the hub's presence hook) and the seat is hers at once."""
+    """A table without a clock: Ann's socket closes on her turn while Bob stays; after
+    the grace the autopilot plays for her, after two turns the seat is on autopilot; her
+    socket opens again (the hub's presence hook) and the seat is hers at once. (With
+    nobody left at the table it would stop instead: tests/server/test_empty_tables.py.)"""
     env = {
         **CLOCK,
         "FIVEUP_DISCONNECT_GRACE_SECONDS": "1",
@@ -366,9 +394,12 @@ async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_
     }
     server = ServerProcess(clock_db, **env).start()
     try:
-        code, token = await _clock_table(server, "none")
+        bob_token: list[str] = []
+        code, token = await _clock_table(server, "none", bob=bob_token)
         url = f"{server.ws}/ws/tables/{code}"
         ann = await WsClient(f"{url}?token={token}", "seat0").connect()
+        bob = await WsClient(f"{url}?token={bob_token[0]}", "seat1").connect()
+        bob_plays = asyncio.create_task(_plays_his_turns(bob, random.Random(4)))
         watcher = await WsClient(url, "spectator").connect()
         await ann.wait_for(lambda c: c.view is not None and bool(c.view["legal"]))
         assert ann.table is not None and ann.table["turn_deadline"] is None
@@ -389,7 +420,8 @@ async def test_disconnect_grace_without_a_clock_then_the_socket_reopening_takes_
         states = replay_states(read_events(clock_db, code))
         check_frames(watcher.frames, None, states, "spectator")
         check_frames(again.frames, 0, states, "seat0-again")
-        for c in (again, watcher):
+        bob_plays.cancel()
+        for c in (again, watcher, bob):
             await c.close()
     finally:
         server.kill()
