@@ -65,16 +65,6 @@ class DropQueries(logging.Filter):
         return True
 
 
-class QuietBadText(logging.Filter):
-    """Drop uvicorn's ERROR (with a traceback) for a text frame that is not UTF-8: the
-    socket is closed with 1007 all the same, and any client could fill the log with it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not (
-            isinstance(record.msg, str) and record.msg.startswith("Invalid UTF-8 sequence")
-        )
-
-
 def setup_logging(level: str = "INFO") -> None:
     """Configure the root logger once (idempotent), the query filter, and the frame
     loggers' floor (INFO)."""
@@ -89,6 +79,3 @@ def setup_logging(level: str = "INFO") -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, DropQueries) for f in logger.filters):
             logger.addFilter(DropQueries())
-    bad_text = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, QuietBadText) for f in bad_text.filters):
-        bad_text.addFilter(QuietBadText())

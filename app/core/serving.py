@@ -8,6 +8,8 @@
   ``FIVEUP_FORWARDED_ALLOW_IPS`` (none by default: the socket peer is the client);
 * header and body read deadlines and a header size limit (``app/core/slow_clients.py``);
 * keep-alive timeout, concurrency limit, listen backlog;
+* uvicorn's sans-I/O WebSocket protocol, a text frame that is not UTF-8 closed quietly
+  (``app/core/ws_protocol.py``);
 * WebSocket frame size, inbound queue, protocol pings, permessage-deflate only if
   ``FIVEUP_WS_DEFLATE`` (its compression state is most of an idle socket's memory).
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from app.core.ws_protocol import QuietWebSocketsProtocol
 from app.core.settings import Settings
 from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits
 
@@ -54,6 +57,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     DeadlineHttpToolsProtocol.configure(SlowClientLimits.from_settings(settings))
     options: dict[str, Any] = {
         "http": DeadlineHttpToolsProtocol,
+        "ws": QuietWebSocketsProtocol,
         "proxy_headers": bool(proxies),
         "timeout_keep_alive": max(1, math.ceil(settings.keepalive_timeout)),
         "limit_concurrency": settings.limit_concurrency,

@@ -6,6 +6,7 @@ A real server, served as ``fiveup serve`` serves it, and its captured log."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 
 import httpx
@@ -60,7 +61,7 @@ def test_a_text_frame_that_is_not_utf8_closes_1007_without_an_error_in_the_log(
         async def send_bad_text() -> None:
             async with httpx.AsyncClient(base_url=server.http) as http:
                 code, _ = await seat_table(http, 2)
-            for _ in range(20):
+            for _ in range(20):  # the bad frame alone
                 async with websockets.connect(f"{server.ws}/ws/tables/{code}") as ws:
                     await ws.recv()  # the snapshot
                     await ws.send(b"\xff\xfe{}", text=True)
@@ -69,6 +70,21 @@ def test_a_text_frame_that_is_not_utf8_closes_1007_without_an_error_in_the_log(
                             await asyncio.wait_for(ws.recv(), 10)
                     except websockets.ConnectionClosed as closed:
                         codes.append(closed.rcvd.code if closed.rcvd else None)
+
+            for _ in range(20):  # the bad frame and the client's close in one write
+                reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+                writer.write(
+                    f"GET /ws/tables/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Version: 13\r\n"
+                    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
+                )
+                await reader.readuntil(b"\r\n\r\n")
+                mask = b"\x00\x00\x00\x00"  # a client's frames are masked (with zeros)
+                writer.write(b"\x81\x82" + mask + b"\xff\xfe" + b"\x88\x82" + mask + b"\x03\xe8")
+                with contextlib.suppress(OSError):
+                    await asyncio.wait_for(reader.read(), 10)  # until the server hangs up
+                writer.close()
 
         asyncio.run(send_bad_text())
     finally:
