@@ -33,9 +33,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from app.core.ws_protocol import QuietWebSocketsProtocol
 from app.core.settings import Settings
 from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits
+from app.core.ws_protocol import QuietWebSocketsProtocol
 
 #: inbound WebSocket frames uvicorn buffers per socket before it stops reading
 WS_MAX_QUEUE = 16

@@ -11,9 +11,8 @@ import contextlib
 import secrets
 
 import httpx
-import websockets
-
 import pytest
+import websockets
 
 from app.core.logging import drop_path_query, drop_query_strings
 
