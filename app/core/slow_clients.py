@@ -100,6 +100,11 @@ class DeadlineHttpToolsProtocol(HttpToolsProtocol):
         self._in_headers = False
         self._clear_deadline()
         super().handle_websocket_upgrade()
+        # the socket's protocol took the transport: this one gets no connection_lost,
+        # which is where uvicorn drops the parser whose callbacks are this protocol's
+        # methods (a reference cycle holding the transport and the socket's protocol
+        # until a full collection: docs/benchmarks.md, "Memory per socket lifetime")
+        self.parser = None  # type: ignore[assignment]
 
     # parser callbacks
     def on_message_begin(self) -> None:
