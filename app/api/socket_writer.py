@@ -186,7 +186,8 @@ class SocketWriter:
                 return
 
     async def stop(self) -> None:
-        """Let already-queued frames (e.g. a final error) go out for a moment, then stop."""
+        """Let already-queued frames (e.g. a final error) go out for a moment, then stop;
+        the connection no longer wakes this writer."""
         if self._flush_due:
             await asyncio.sleep(0)  # the flush due this turn runs first
         if self.task is not None and not self.task.done():
@@ -195,3 +196,7 @@ class SocketWriter:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+            self.task = None
+        # the connection's wake-up is this writer's method: drop it, so that neither
+        # outlives the socket in a cycle only a full collection would free
+        self.conn.on_ready = None

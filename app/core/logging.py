@@ -1,79 +1,81 @@
 """Logging setup. Never log hands, the stock or seat tokens: log table codes, seqs and
-event kinds only.
+event kinds only — at every level, ``DEBUG`` included.
 
-Seat tokens travel in WebSocket URLs (``?token=...``), which uvicorn's access log
-prints. ``RedactTokens`` removes them by parsing, not by pattern: every query string in
-a log record's message and string arguments is split into parameters, each name is
-percent-decoded the way the server decodes it (``+`` as space, repeatedly, so
-``tok%65n``, ``%74oken`` and ``tok%2565n`` all count) and compared case-insensitively
-with ``token``; a match keeps its spelling but its value becomes ``***``.
+**Query strings are never logged.** Seat tokens travel in WebSocket URLs
+(``?token=...``), which uvicorn's access log and its WebSocket lines print. ``DropQueries``
+removes every query string (and fragment) from the records of uvicorn's loggers: an
+argument that is a path (it starts with ``/``) is cut at its first ``?`` or ``#``, and in
+any other text a ``?`` or ``#`` directly after a non-space character is cut up to the
+next whitespace (a closing quote before it is kept). Nothing is parsed, so no spelling of
+a parameter, no ``#``, ``'`` or ``;`` inside the query lets a value through.
 
->>> redact_query_strings('GET /ws/tables/ABC?tok%65n=s3cret&x=1 HTTP/1.1')
-'GET /ws/tables/ABC?tok%65n=***&x=1 HTTP/1.1'
->>> redact_query_strings('/p?TOKEN=a&token=b;c&TOKEN')
-'/p?TOKEN=***&token=***&TOKEN'
+>>> drop_query_strings('GET /ws/tables/ABC?tok%65n=s3cret&x=1 HTTP/1.1')
+'GET /ws/tables/ABC HTTP/1.1'
+>>> drop_query_strings('"GET /p?a=1#&token=T HTTP/1.1" 200, "WebSocket /q?a=\\'&token=T" ok?')
+'"GET /p HTTP/1.1" 200, "WebSocket /q" ok'
+>>> drop_path_query('/api/tables/ABC?a=1#&token=T'), drop_path_query('200 OK')
+('/api/tables/ABC', '200 OK')
+
+**Frames are never logged.** At ``DEBUG`` the ``websockets`` library logs every frame it
+sends and receives (an excerpt of its text: a snapshot's hand, a move's tile) and the
+handshake's headers; uvicorn hands its own ``uvicorn.error`` logger to that library, and
+at ``TRACE`` logs ASGI messages on ``uvicorn.asgi``. :data:`FRAME_LOGGERS` are kept at
+``INFO`` or above whatever ``FIVEUP_LOG_LEVEL`` is (the library then does not even build
+the excerpts: it asks its logger once per connection).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from urllib.parse import unquote_plus
 
-#: the parameter whose value is secret (compared after decoding and casefolding)
-SECRET_PARAMETER = "token"
-#: a query string inside a log line: from ``?`` to whitespace, a quote or a fragment
-_QUERY = re.compile(r"\?([^\s\"'#]*)")
-
-
-def _decoded_name(raw: str) -> str:
-    """A parameter name decoded as the server would, repeatedly (until stable)."""
-    name = raw
-    for _ in range(5):
-        decoded = unquote_plus(name)
-        if decoded == name:
-            break
-        name = decoded
-    return name.strip().casefold()
+#: loggers that dump frames, handshakes or ASGI messages below INFO
+FRAME_LOGGERS = ("websockets", "uvicorn.error", "uvicorn.protocols", "uvicorn.asgi")
+#: loggers whose records may carry a request's path and query
+_PATH_LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "websockets")
+#: a query or fragment in free text: after a non-space, up to whitespace (a quote that
+#: closes the quoted path just before the whitespace is kept)
+_QUERY = re.compile(r"(?<=\S)[?#]\S*?(?=\"?(?:\s|$))")
 
 
-def _redact_query(query: str) -> str:
-    parts = []
-    for part in query.split("&"):
-        name, sep, _value = part.partition("=")
-        if sep and _decoded_name(name) == SECRET_PARAMETER:
-            part = f"{name}=***"
-        parts.append(part)
-    return "&".join(parts)
+def drop_path_query(text: str) -> str:
+    """``text`` cut at its first ``?`` or ``#`` if it is a path (starts with ``/``)."""
+    if text.startswith("/"):
+        return re.split(r"[?#]", text, maxsplit=1)[0]
+    return drop_query_strings(text)
 
 
-def redact_query_strings(text: str) -> str:
-    """``text`` with the value of every ``token`` query parameter replaced by ``***``."""
-    if "?" not in text:
+def drop_query_strings(text: str) -> str:
+    """``text`` with every query string and fragment of a URL in it removed."""
+    if "?" not in text and "#" not in text:
         return text
-    return _QUERY.sub(lambda m: "?" + _redact_query(m.group(1)), text)
+    return _QUERY.sub("", text)
 
 
-class RedactTokens(logging.Filter):
-    """Redact seat tokens from a record's message and string arguments."""
+class DropQueries(logging.Filter):
+    """Remove query strings from a record's message and string arguments."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
             record.args = tuple(
-                redact_query_strings(a) if isinstance(a, str) else a for a in record.args
+                drop_path_query(a) if isinstance(a, str) else a for a in record.args
             )
         if isinstance(record.msg, str):
-            record.msg = redact_query_strings(record.msg)
+            record.msg = drop_query_strings(record.msg)
         return True
 
 
 def setup_logging(level: str = "INFO") -> None:
-    """Configure the root logger once (idempotent) and the token filter."""
+    """Configure the root logger once (idempotent), the query filter, and the frame
+    loggers' floor (INFO)."""
     root = logging.getLogger()
     if not root.handlers:
         logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     root.setLevel(level.upper())
-    for name in ("uvicorn.access", "uvicorn.error", "uvicorn"):
+    for name in FRAME_LOGGERS:
+        logger = logging.getLogger(name)  # (NOTSET: it followed the root's level)
+        logger.setLevel(max(logging.INFO, logger.level or root.level))
+    for name in _PATH_LOGGERS:
         logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactTokens) for f in logger.filters):
-            logger.addFilter(RedactTokens())
+        if not any(isinstance(f, DropQueries) for f in logger.filters):
+            logger.addFilter(DropQueries())

@@ -11,6 +11,8 @@
 * connections per client address and the budget of HTTP requests running at once
   (``app/core/connection_caps.py``; uvicorn's ``limit_concurrency`` stays off, since it
   counts every WebSocket and idle connection against HTTP);
+* uvicorn's sans-I/O WebSocket protocol, a text frame that is not UTF-8 closed quietly
+  (``app/core/ws_protocol.py``);
 * WebSocket frame size, inbound queue, protocol pings, permessage-deflate only if
   ``FIVEUP_WS_DEFLATE`` (its compression state is most of an idle socket's memory).
 
@@ -36,6 +38,7 @@ from typing import Any
 
 from app.core.settings import Settings
 from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits, http_caps
+from app.core.ws_protocol import QuietWebSocketsProtocol
 
 #: inbound WebSocket frames uvicorn buffers per socket before it stops reading
 WS_MAX_QUEUE = 16
@@ -59,6 +62,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     )
     options: dict[str, Any] = {
         "http": DeadlineHttpToolsProtocol,
+        "ws": QuietWebSocketsProtocol,
         "proxy_headers": bool(proxies),
         "timeout_keep_alive": max(1, math.ceil(settings.keepalive_timeout)),
         # uvicorn's own limit counts WebSockets and idle connections: off; the protocol

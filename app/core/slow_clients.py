@@ -167,6 +167,11 @@ class DeadlineHttpToolsProtocol(HttpToolsProtocol):
         self._clear_deadline()
         self._uncount()  # from here on a socket: app/core/connection_caps.SocketCaps counts it
         super().handle_websocket_upgrade()
+        # the socket's protocol took the transport: this one gets no connection_lost,
+        # which is where uvicorn drops the parser whose callbacks are this protocol's
+        # methods (a reference cycle holding the transport and the socket's protocol
+        # until a full collection: docs/benchmarks.md, "Memory per socket lifetime")
+        self.parser = None  # type: ignore[assignment]
 
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: Any) -> None:
         load = self.load

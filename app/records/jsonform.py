@@ -127,8 +127,19 @@ def from_data(data: dict[str, Any]) -> Record:
 
 
 def from_json(text: str) -> Record:
-    """Read the JSON form; raises ``ValueError`` if it is not a record."""
-    data = json.loads(text)
+    """Read the JSON form; raises ``ValueError`` if it is not a record (a nesting too
+    deep for the parser included: a record is five levels deep, and a file nested
+    thousands of levels gets the same verdict as any other that is not a record).
+
+    >>> from_json("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: nested too deeply to be a record
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to be a record") from None
     if not isinstance(data, dict):
         raise ValueError("a JSON record is an object")
     return from_data(data)

@@ -58,6 +58,21 @@ def test_check_reports_a_file_that_is_not_a_record(tmp_path: Path) -> None:
     assert done.returncode == 1 and done.stdout.startswith("line ")
 
 
+@pytest.mark.parametrize("action", ["check", "replay"])
+def test_a_json_record_nested_100000_deep_gets_a_verdict_not_a_traceback(
+    tmp_path: Path, action: str
+) -> None:
+    deep = tmp_path / "deep.json"
+    # a JSON object (so it is read as the JSON form) whose "rounds" nests 100,000 deep
+    deep.write_text(
+        '{"format": "fiveup-record/1", "rounds": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    )
+    done = fiveup("record", action, str(deep))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout == "line 1: not a record: nested too deeply to be a record\n"
+    assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr
+
+
 def test_replay_prints_the_layout_after_every_move(tmp_path: Path) -> None:
     _, record = recorded_match(2, 2)
     (tmp_path / "m.txt").write_text(write_text(record), encoding="utf-8")

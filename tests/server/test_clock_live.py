@@ -64,7 +64,9 @@ async def _plays_his_turns(player: WsClient, rng: random.Random) -> None:
     seen = -1
     while True:
         await player.wait_for(
-            lambda c: c.view is not None and bool(c.view["legal"]) and c.last_seq > seen,
+            lambda c, after=seen: (  # type: ignore[misc]
+                c.view is not None and bool(c.view["legal"]) and c.last_seq > after
+            ),
             timeout=600,
         )
         assert player.view is not None

@@ -1,6 +1,8 @@
-"""Seat tokens never reach the log (issue 10, finding 8), whatever the parameter's
-spelling: a real server with uvicorn's access log on gets every spelling over HTTP and
-over WebSocket, and its captured log is grepped for the secrets."""
+"""Seat tokens never reach the log (issue 10, finding 8; issue 31, point 8), whatever
+the parameter's spelling and whatever comes before it in the query (``#``, ``'``): a
+real server with uvicorn's access log on, at INFO and at DEBUG, gets every spelling over
+HTTP and over WebSocket, and its captured log is grepped for the secrets. The log keeps
+the path and no query at all."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ import contextlib
 import secrets
 
 import httpx
+import pytest
 import websockets
 
-from app.core.logging import redact_query_strings
+from app.core.logging import drop_path_query, drop_query_strings
 
 from .hardening_support import HardenedServer
 
@@ -28,10 +31,32 @@ SPELLINGS = [
 ]
 
 
-def test_every_spelling_of_the_token_parameter_is_redacted_from_the_access_log(
-    pg_url: str,
+LEVELS = pytest.mark.parametrize("level", ["INFO", "DEBUG"])
+
+
+async def raw_request(port: int, target: str, websocket: bool = False) -> bytes:
+    """Send one request line with ``target`` exactly as given (a ``#`` or ``'`` in it
+    too, which no URL-parsing client sends), read the answer's first bytes, hang up."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    upgrade = (
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        if websocket
+        else "Connection: close\r\n"
+    )
+    writer.write(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n{upgrade}\r\n".encode())
+    answer = await asyncio.wait_for(reader.read(12), 10)
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return answer
+
+
+@LEVELS
+def test_every_spelling_of_the_token_parameter_is_kept_out_of_the_log(
+    pg_url: str, level: str
 ) -> None:
-    server = HardenedServer(pg_url, FIVEUP_LOG_LEVEL="INFO").start()
+    server = HardenedServer(pg_url, FIVEUP_LOG_LEVEL=level).start()
     secrets_sent: list[str] = []
     try:
         with httpx.Client(base_url=server.http) as http:
@@ -57,25 +82,44 @@ def test_every_spelling_of_the_token_parameter_is_redacted_from_the_access_log(
                         await asyncio.wait_for(ws.recv(), 10)
 
         asyncio.run(sockets())
+
+        async def behind_a_fragment_or_a_quote() -> None:
+            for before in ("a=1#&", "a='1&", "a=1'#;", "#"):
+                for websocket in (False, True):
+                    secret = f"S3CRET{secrets.token_hex(6)}"
+                    secrets_sent.append(secret)
+                    path = f"/{'ws' if websocket else 'api'}/tables/{code}"
+                    answer = await raw_request(
+                        server.port, f"{path}?{before}token={secret}", websocket
+                    )
+                    assert answer.startswith(b"HTTP/1.1 "), answer
+
+        asyncio.run(behind_a_fragment_or_a_quote())
     finally:
         server.stop()
     log = server.log_text()
-    assert f"/api/tables/{code}?" in log and "/ws/tables/" in log, "access log not captured"
+    http_lines = log.count(f'"GET /api/tables/{code} HTTP/1.1" 200')
+    assert http_lines >= 3 * len(SPELLINGS), "access log not captured"
+    assert f'"WebSocket /ws/tables/{code}"' in log, "socket lines not captured"
     leaked = [s for s in secrets_sent if s in log]
     assert not leaked, f"{len(leaked)} secrets in the log"
-    assert log.count("=***") >= 4 * len(SPELLINGS)
+    assert f"/tables/{code}?" not in log and f"/tables/{code}#" not in log
 
 
-def test_other_parameters_and_text_are_left_alone() -> None:
-    line = '127.0.0.1:5 - "GET /t?tokens=1&my_token=2&x=token%3Dz HTTP/1.1" 200'
-    assert redact_query_strings(line) == line
+def test_a_path_loses_its_whole_query_and_other_text_is_left_alone() -> None:
+    line = '127.0.0.1:5 - "GET /t?tokens=1&my_token=2#&token=T HTTP/1.1" 200'
+    assert drop_query_strings(line) == '127.0.0.1:5 - "GET /t HTTP/1.1" 200'
+    assert drop_path_query("/ws/tables/ABC?a='1&token=T") == "/ws/tables/ABC"
+    text = "table ABC: committed seq 2..3 (moved), seat #1"
+    assert drop_query_strings(text) == drop_path_query(text) == text
 
 
-def test_device_links_and_the_tokens_they_give_never_reach_the_log(pg_url: str) -> None:
+@LEVELS
+def test_device_links_and_the_tokens_they_give_never_reach_the_log(pg_url: str, level: str) -> None:
     """Issue 9: a device link travels in a URL fragment and a POST body only; with the
-    access log and the app's log at INFO, neither the link nor the token its claim
-    gives (nor the revoked one) is ever written."""
-    server = HardenedServer(pg_url, FIVEUP_LOG_LEVEL="INFO").start()
+    access log and the app's log at INFO or DEBUG, neither the link nor the token its
+    claim gives (nor the revoked one) is ever written."""
+    server = HardenedServer(pg_url, FIVEUP_LOG_LEVEL=level).start()
     secrets_seen: list[str] = []
     try:
         with httpx.Client(base_url=server.http) as http:
