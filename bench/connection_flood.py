@@ -27,18 +27,20 @@ BATCH = 100
 Conn = tuple[asyncio.StreamReader, asyncio.StreamWriter]
 
 
-async def _open(port: int, address: str) -> Conn:
+async def open_from(port: int, address: str) -> Conn:
+    """A TCP connection to the server from ``address`` (any of 127.0.0.0/8)."""
     return await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
 
 
-async def _batched(n: int, make: Any) -> list[Any]:
+async def batched(n: int, make: Any) -> list[Any]:
+    """``n`` results of ``make()``, :data:`BATCH` at a time."""
     out: list[Any] = []
     for start in range(0, n, BATCH):
         out += await asyncio.gather(*(make() for _ in range(start, min(n, start + BATCH))))
     return out
 
 
-async def _still_open(conn: Conn) -> bool:
+async def still_open(conn: Conn) -> bool:
     try:
         return await asyncio.wait_for(conn[0].read(1), 1.0) != b""
     except TimeoutError:
@@ -48,7 +50,7 @@ async def _still_open(conn: Conn) -> bool:
 
 
 async def _upgrade(port: int, address: str, path: str) -> tuple[int, Conn]:
-    conn = await _open(port, address)
+    conn = await open_from(port, address)
     conn[1].write(
         f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -78,16 +80,16 @@ async def main() -> None:
     held: list[Conn] = []
     try:
         t0 = time.perf_counter()
-        idle = await _batched(n, lambda: _open(port, "127.0.0.3"))
+        idle = await batched(n, lambda: open_from(port, "127.0.0.3"))
         held += idle
-        kept = sum(await asyncio.gather(*(_still_open(c) for c in idle)))
+        kept = sum(await asyncio.gather(*(still_open(c) for c in idle)))
         print(f"idle connections: {kept} of {n} kept open ({time.perf_counter() - t0:.1f} s)")
         for label, address, path in (
             ("one seat token", "127.0.0.4", f"/ws/tables/{own['code']}?token={own['token']}"),
             ("spectators", "127.0.0.5", f"/ws/tables/{code}"),
         ):
             t0 = time.perf_counter()
-            got = await _batched(n, lambda a=address, p=path: _upgrade(port, a, p))
+            got = await batched(n, lambda a=address, p=path: _upgrade(port, a, p))
             held += [c for _, c in got]
             codes = [s for s, _ in got]
             print(

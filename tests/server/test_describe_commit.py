@@ -13,9 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import create_pg_database, drop_pg_database
 
 from app.engine import Match, view_for
-from tests.conftest import create_pg_database, drop_pg_database
 
 from .helpers import greedy_choice
 from .oracle import check_frames

@@ -7,10 +7,10 @@ from __future__ import annotations
 import secrets
 
 import httpx
+from records.matches import recorded_match
 
 from app.records import parse_text, to_json, write_text
 from app.records.check import check
-from tests.records.matches import recorded_match
 
 from .hardening_support import HardenedServer
 
