@@ -60,7 +60,13 @@ def test_20000_socket_lifetimes_leave_nothing_for_the_cyclic_collector(
     pg_url: str, tmp_path: Path
 ) -> None:
     count_file = tmp_path / "gc.json"
-    server = CountedServer(pg_url, GC_COUNT_FILE=str(count_file)).start()
+    # PARALLEL sockets of one seat at once: above the per-seat cap, which is not what
+    # this test is about (tests/server/test_connection_caps.py is)
+    server = CountedServer(
+        pg_url,
+        GC_COUNT_FILE=str(count_file),
+        FIVEUP_MAX_SOCKETS_PER_SEAT_TOKEN=str(PARALLEL * 2),
+    ).start()
     assert server.proc is not None
     try:
 
