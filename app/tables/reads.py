@@ -173,7 +173,7 @@ class TableReads:
     async def record(self, code: str, match_number: int | None = None) -> Record:
         """The record of a match at the table (the current one by default): its finished
         rounds only, built from the stored events (docs/record.md). A running round never
-        appears, for anyone (R5)."""
+        appears, for anyone (R5), until the match is resigned: then it is the last round."""
         tx = await self._load(await self.table_id(code))
         number = tx.table.match_number if match_number is None else match_number
         if not 0 <= number <= tx.table.match_number:  # an imported record may be match 0
