@@ -92,6 +92,11 @@ async def test_a_resigned_match_record_says_the_winner_and_holds_the_round_in_pl
         if f["type"] == "event" and f["event"]["type"] == "resigned"
     )
 
+    history = await http.get(
+        f"/api/tables/{code}/history", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert history.json()["rounds"][-1]["seed"] == seed  # public now, as a settled round's
+
     text = (await http.get(f"/api/tables/{code}/record.txt")).text
     record = parse_text(text)
     assert f'[Result "{winner}"]' in text and f'[Termination "resigned {resigner}"]' in text
