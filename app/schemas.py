@@ -267,7 +267,8 @@ class History(BaseModel):
 
 
 class RecordRound(BaseModel):
-    """One finished round of a match record (docs/record.md, the JSON form)."""
+    """One finished round of a match record (docs/record.md, the JSON form), or the round
+    in play when the match was resigned: ``resigned`` instead of ``end``."""
 
     round: int
     commitment: str | None = Field(description="the deal commitment published before move 1")
@@ -277,12 +278,18 @@ class RecordRound(BaseModel):
     starter: int
     starter_by: Literal["lot", "finisher"]
     moves: list[Json] = Field(description="{seat, move, points, scores} or draw/pass lines")
-    end: Json = Field(description="{result, finisher, hands, pips, deductions, scores} (R22)")
+    end: Json | None = Field(
+        default=None, description="{result, finisher, hands, pips, deductions, scores} (R22)"
+    )
+    resigned: int | None = Field(
+        default=None, description="the seat that resigned in this round (then no end)"
+    )
 
 
 class MatchRecord(BaseModel):
     """A match record, JSON form ``fiveup-record/1`` (docs/record.md): finished rounds
-    only; a round still being played never appears."""
+    only; a round still being played never appears, unless the match was resigned in it
+    (``resigned``: the seat; the key is absent from a record that was not resigned)."""
 
     format: Literal["fiveup-record/1"]
     date: str
@@ -294,6 +301,7 @@ class MatchRecord(BaseModel):
     winner: int | None
     scores: list[int]
     rounds: list[RecordRound]
+    resigned: int | None = Field(default=None, description="the seat that resigned the match")
 
 
 class Health(BaseModel):

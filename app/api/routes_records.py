@@ -73,6 +73,7 @@ def verdict_of(text: str) -> RecordVerdict:
 @router.post(
     "/check",
     response_model=RecordVerdict,
+    response_model_exclude_unset=True,  # the record as its JSON form has it (docs/record.md)
     dependencies=[RecordCheckQuota],
     openapi_extra={"requestBody": _BODY},
 )

@@ -153,11 +153,13 @@ async def record_text(
 @router.get(
     "/{code}/record.json",
     response_model=MatchRecord,
+    response_model_exclude_unset=True,  # ``resigned``/``end`` only where the record has them
     responses=RECORD_ERRORS,
     dependencies=[LookupMissQuota],
 )
 async def record_json(
     service: ServiceDep, code: str = Code, match: int | None = MatchNumber
 ) -> MatchRecord:
-    """The match record in its JSON form (docs/record.md): the finished rounds only."""
+    """The match record in its JSON form (docs/record.md): the finished rounds only (and
+    the round in play of a resigned match)."""
     return MatchRecord.model_validate(to_data(await service.record(code, match)))

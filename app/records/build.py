@@ -19,7 +19,7 @@ its moves and revealed hands (R22), with the never-drawn rest of the stock in se
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.engine import ALL_TILES, TARGET, Match, format_tile, parse_move, side_of, sides_seats
@@ -71,14 +71,77 @@ def _set_order(tile: str) -> tuple[int, int]:
     return int(low), int(high)
 
 
+def _moves(log: Sequence[Sequence[Any]], players: int, scores: list[int]) -> list[MoveLine]:
+    """A round's log as move lines; ``scores`` (the side scores) are updated in place."""
+    moves: list[MoveLine] = []
+    for seat, text, points, drawn, must_play in log:
+        kind = parse_move(text).kind
+        if kind in ("open", "place"):
+            scores[side_of(seat, players)] += int(points) // 5  # R3, R15
+            moves.append(MoveLine(seat, text, int(points), tuple(scores)))
+        elif kind == "draw":
+            moves.append(MoveLine(seat, text, drawn=drawn, must_play=bool(must_play)))
+        else:
+            moves.append(MoveLine(seat, text))
+    return moves
+
+
+@dataclass(frozen=True)
+class Resigned:
+    """A resignation: the seat, the winner and, when a round was in play (not between
+    a settled round and the next deal), its number, starter, log (as in
+    ``Match.history``) and the hands held at the resignation."""
+
+    seat: int
+    winner: int
+    in_play: bool
+    number: int = 0
+    starter: int = 0
+    log: Sequence[Sequence[Any]] = ()
+    hands: Sequence[Sequence[str]] = ()
+
+
+def _resigned_round(
+    players: int, r: Resigned, meta: RecordMeta, previous: Mapping[str, Any] | None
+) -> RoundRecord:
+    seed = meta.seeds.get(r.number)
+    ids = DealIds(meta.table, meta.match, r.number)
+    if seed is not None:
+        deal = deal_from_seed(seed, players, ids)
+        hands, stock = deal.hands, deal.stock
+    else:
+        hands, stock = _rebuilt_deal(players, r.log, r.hands)
+    published = meta.commitments.get(r.number)
+    if published is None and seed is not None:
+        published = commitment(seed, ids)
+    by_finisher = previous is not None and previous["result"] == "domino"
+    return RoundRecord(
+        number=r.number,
+        hands=hands,
+        stock=stock,
+        starter=r.starter,
+        starter_by="finisher" if by_finisher else "lot",
+        moves=(),  # filled by the caller, which keeps the running scores
+        result=None,
+        finisher=None,
+        left=(),
+        scores=(),
+        commitment=published,
+        seed=None if seed is None else seed.hex(),
+        resigned=r.seat,
+    )
+
+
 def record_from_rounds(
     players: int,
     rounds: Sequence[Mapping[str, Any]],
     meta: RecordMeta,
     target: int = TARGET,
+    resigned: Resigned | None = None,
 ) -> Record:
     """The record of finished rounds given as ``Match.history`` entries (``round``,
-    ``starter``, ``log`` as ``[seat, move, points, drawn, must_play]``, ``settlement``)."""
+    ``starter``, ``log`` as ``[seat, move, points, drawn, must_play]``, ``settlement``)
+    and, for a resigned match, of the round in play (``resigned``)."""
     if len(meta.seats) != players:
         raise ValueError(f"R2: {players} players need {players} seat names")
     sides = len(sides_seats(players))
@@ -96,16 +159,7 @@ def record_from_rounds(
             hands, stock = deal.hands, deal.stock
         else:
             hands, stock = _rebuilt_deal(players, entry["log"], settlement["hands"])
-        moves: list[MoveLine] = []
-        for seat, text, points, drawn, must_play in entry["log"]:
-            kind = parse_move(text).kind
-            if kind in ("open", "place"):
-                scores[side_of(seat, players)] += int(points) // 5  # R3, R15
-                moves.append(MoveLine(seat, text, int(points), tuple(scores)))
-            elif kind == "draw":
-                moves.append(MoveLine(seat, text, drawn=drawn, must_play=bool(must_play)))
-            else:
-                moves.append(MoveLine(seat, text))
+        moves = _moves(entry["log"], players, scores)
         starter_by: StarterBy = (
             "finisher" if previous is not None and previous["result"] == "domino" else "lot"
         )
@@ -135,6 +189,11 @@ def record_from_rounds(
         )
         winner = settlement["winner"] if settlement["match_over"] else None
         previous = settlement
+    if resigned is not None and resigned.in_play:
+        rnd = _resigned_round(players, resigned, meta, previous)
+        out.append(replace(rnd, moves=tuple(_moves(resigned.log, players, scores))))
+    if resigned is not None:
+        winner = resigned.winner
     return Record(
         date=meta.date,
         table=meta.table,
@@ -145,13 +204,30 @@ def record_from_rounds(
         winner=winner,
         scores=tuple(scores),
         rounds=tuple(out),
+        resigned=None if resigned is None else resigned.seat,
     )
 
 
-def record_from_match(match: Match, meta: RecordMeta) -> Record:
+def record_from_match(match: Match, meta: RecordMeta, resigned: int | None = None) -> Record:
     """The record of a match's finished rounds (a running round is never included: its
-    hands and stock are hidden, R5)."""
-    return record_from_rounds(match.players, match.history, meta, match.target)
+    hands and stock are hidden, R5) — unless the match ended by ``resigned``'s
+    resignation: then the round that was in play is its last round, public now that the
+    match is over (docs/fairness.md)."""
+    running: Resigned | None = None
+    if resigned is not None:
+        if not match.over or match.winner is None:
+            raise ValueError("a resigned match is over")
+        state = match.to_dict()["round"]
+        running = Resigned(
+            resigned,
+            match.winner,
+            not match.round_over,
+            match.round_number,
+            state["starter"],
+            state["log"],
+            state["hands"],
+        )
+    return record_from_rounds(match.players, match.history, meta, match.target, running)
 
 
-__all__ = ["RecordMeta", "record_from_match", "record_from_rounds"]
+__all__ = ["RecordMeta", "Resigned", "record_from_match", "record_from_rounds"]

@@ -5,7 +5,10 @@ Problems: a tag the rules contradict (R2 sides, R4 target), a commitment that do
 match its revealed seed, a deal that is not the committed one or not a deal at all (R1,
 R6), a wrong starter (R7, R23), an illegal move, points or scores that disagree with the
 rules (R3, R15), a draw that is not the next stock tile (R18), a wrong end or
-settlement (R21, R22), a round after the match was won (R24), a wrong result.
+settlement (R21, R22), a round after the match was won (R24), a wrong result. A
+resigned record (``Termination``) may end with the round in play: its moves are
+replayed, then the resignation (a table's decision, not a rule: ``Match.resign``), and
+Result and Scores are checked against what the resignation gives.
 
 >>> from app.records.text import EXAMPLE, parse_text
 >>> str(check(parse_text(EXAMPLE)))
@@ -193,6 +196,35 @@ def _check_end(r: RoundRecord, match: Match) -> None:
         )
 
 
+def _resign(rec: Record, r: RoundRecord | None, match: Match) -> None:
+    """Apply the record's resignation after round ``r``'s moves (``None``: after the last
+    settled round)."""
+    line = rec.header_line("Termination")
+    if r is not None:
+        if rec.resigned is None:
+            raise _Problem(
+                r.end_line,
+                "a round ends by its settlement (R21, R22) unless the match is "
+                "resigned, and the header has no Termination tag",
+            )
+        if r.resigned != rec.resigned:
+            raise _Problem(r.end_line, f"the header says seat {rec.resigned} resigned")
+        if match.round_over:
+            raise _Problem(
+                r.end_line,
+                "R21: the round is over after these moves; it ends 'end …', "
+                "and a resignation comes after its settlement",
+            )
+        line = r.end_line
+    assert rec.resigned is not None
+    if not 0 <= rec.resigned < rec.players:
+        raise _Problem(line, f"there is no seat {rec.resigned} to resign")
+    try:
+        match.resign(rec.resigned)
+    except ValueError as exc:
+        raise _Problem(line, f"this resignation is refused: {exc}") from None
+
+
 def _walk(rec: Record, on_move: OnMove | None) -> Match | None:
     _check_header(rec)
     match: Match | None = None
@@ -210,7 +242,18 @@ def _walk(rec: Record, on_move: OnMove | None) -> Match | None:
             raise _Problem(r.line, f"the engine refuses this deal: {exc}") from None
         for m in r.moves:
             _play(match, m, on_move)
-        _check_end(r, match)
+        if r.resigned is None:
+            _check_end(r, match)
+        else:
+            _resign(rec, r, match)
+    resigned_in_play = bool(rec.rounds) and rec.rounds[-1].resigned is not None
+    if rec.resigned is not None and match is not None and not resigned_in_play:
+        if match.over:
+            raise _Problem(
+                rec.header_line("Termination"),
+                "R24: the match was won by its last round; nobody resigned it",
+            )
+        _resign(rec, None, match)  # resigned between a settled round and the next deal
     winner = match.winner if match is not None else None
     if winner != rec.winner:
         shown = "*" if winner is None else f"side {winner} wins"

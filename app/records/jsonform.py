@@ -26,9 +26,35 @@ def _move(m: MoveLine) -> dict[str, Any]:
     return out
 
 
+def _round(r: RoundRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "round": r.number,
+        "commitment": r.commitment,
+        "seed": r.seed,
+        "hands": [list(h) for h in r.hands],
+        "stock": list(r.stock),
+        "starter": r.starter,
+        "starter_by": r.starter_by,
+        "moves": [_move(m) for m in r.moves],
+    }
+    if r.resigned is not None:  # the round in play: no end, the resignation instead
+        out["resigned"] = r.resigned
+        return out
+    out["end"] = {
+        "result": r.result,
+        "finisher": r.finisher,
+        "hands": [list(x.tiles) for x in r.left],
+        "pips": [x.pips for x in r.left],
+        "deductions": [x.deduction for x in r.left],
+        "scores": list(r.scores),
+    }
+    return out
+
+
 def to_data(record: Record) -> dict[str, Any]:
-    """The record as JSON-compatible data."""
-    return {
+    """The record as JSON-compatible data (``resigned`` only in a resigned match's
+    record, at the top and in its last round instead of ``end``)."""
+    out: dict[str, Any] = {
         "format": FORMAT,
         "date": record.date,
         "table": record.table,
@@ -38,28 +64,11 @@ def to_data(record: Record) -> dict[str, Any]:
         "target": record.target,
         "winner": record.winner,
         "scores": list(record.scores),
-        "rounds": [
-            {
-                "round": r.number,
-                "commitment": r.commitment,
-                "seed": r.seed,
-                "hands": [list(h) for h in r.hands],
-                "stock": list(r.stock),
-                "starter": r.starter,
-                "starter_by": r.starter_by,
-                "moves": [_move(m) for m in r.moves],
-                "end": {
-                    "result": r.result,
-                    "finisher": r.finisher,
-                    "hands": [list(x.tiles) for x in r.left],
-                    "pips": [x.pips for x in r.left],
-                    "deductions": [x.deduction for x in r.left],
-                    "scores": list(r.scores),
-                },
-            }
-            for r in record.rounds
-        ],
+        "rounds": [_round(r) for r in record.rounds],
     }
+    if record.resigned is not None:
+        out["resigned"] = record.resigned
+    return out
 
 
 def to_json(record: Record) -> str:
@@ -77,6 +86,26 @@ def _move_from(data: dict[str, Any]) -> MoveLine:
     return MoveLine(int(data["seat"]), move, int(data["points"]), scores)
 
 
+def _resigned_round(r: dict[str, Any]) -> RoundRecord:
+    if r["starter_by"] not in ("lot", "finisher"):
+        raise ValueError("starter_by is lot|finisher")
+    return RoundRecord(
+        number=int(r["round"]),
+        hands=tuple(tuple(h) for h in r["hands"]),
+        stock=tuple(r["stock"]),
+        starter=int(r["starter"]),
+        starter_by=r["starter_by"],
+        moves=tuple(_move_from(m) for m in r["moves"]),
+        result=None,
+        finisher=None,
+        left=(),
+        scores=(),
+        commitment=r["commitment"],
+        seed=r["seed"],
+        resigned=int(r["resigned"]),
+    )
+
+
 def from_data(data: dict[str, Any]) -> Record:
     """A record from :func:`to_data`'s shape; raises ``ValueError`` if malformed."""
     try:
@@ -84,6 +113,9 @@ def from_data(data: dict[str, Any]) -> Record:
             raise ValueError(f"unknown record format {data['format']!r} (not {FORMAT})")
         rounds = []
         for r in data["rounds"]:
+            if "resigned" in r:
+                rounds.append(_resigned_round(r))
+                continue
             end = r["end"]
             if r["starter_by"] not in ("lot", "finisher") or end["result"] not in (
                 "domino",
@@ -121,6 +153,7 @@ def from_data(data: dict[str, Any]) -> Record:
             winner=None if data["winner"] is None else int(data["winner"]),
             scores=tuple(int(s) for s in data["scores"]),
             rounds=tuple(rounds),
+            resigned=None if data.get("resigned") is None else int(data["resigned"]),
         )
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed record: {exc!r}") from exc

@@ -1,5 +1,6 @@
 """The match record as data: a header and, per finished round, its deal, its moves with
-points and scores, and its settlement (docs/record.md). The text form (:mod:`.text`) and
+points and scores, and its settlement; a resigned match also holds the round that was in
+play, with its moves so far and the resignation instead of a settlement (docs/record.md). The text form (:mod:`.text`) and
 the JSON form (:mod:`.jsonform`) are two spellings of this one structure.
 
 Every part remembers the line of the text form it came from (``line``; 0 when it was
@@ -61,7 +62,11 @@ class Leftover:
 class RoundRecord:
     """One finished round. ``hands`` and ``stock`` are the deal (hands in set order, the
     stock in draw order); ``commitment`` and ``seed`` (hex, or ``None`` if the round
-    was not dealt from a recorded seed) are written in the header."""
+    was not dealt from a recorded seed) are written in the header.
+
+    The round in play when the match was resigned has ``resigned`` (the seat that
+    resigned) and no end: ``result`` and ``finisher`` are ``None``, ``left`` and
+    ``scores`` empty."""
 
     number: int
     hands: tuple[tuple[str, ...], ...]
@@ -69,12 +74,13 @@ class RoundRecord:
     starter: int
     starter_by: StarterBy
     moves: tuple[MoveLine, ...]
-    result: Result
+    result: Result | None
     finisher: int | None
     left: tuple[Leftover, ...]
     scores: tuple[int, ...]
     commitment: str | None = None
     seed: str | None = None
+    resigned: int | None = None
     line: int = _line()
     hand_lines: tuple[int, ...] = field(default=(), compare=False, repr=False)
     stock_line: int = _line()
@@ -88,7 +94,9 @@ class RoundRecord:
 @dataclass(frozen=True)
 class Record:
     """A whole match record. ``winner`` is the winning side, ``None`` while the match is
-    not over; ``scores`` the side scores after the last recorded round."""
+    not over; ``scores`` the side scores after the last recorded round (after the last
+    move of a resigned match); ``resigned`` the seat that resigned, ``None`` when the
+    match was not resigned."""
 
     date: str
     table: str
@@ -99,6 +107,7 @@ class Record:
     winner: int | None
     scores: tuple[int, ...]
     rounds: tuple[RoundRecord, ...]
+    resigned: int | None = None
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property

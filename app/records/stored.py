@@ -3,7 +3,9 @@ event holds the round's deal, its seed and the code it is bound to; each move ev
 seat and the notation), and the events an imported record becomes.
 
 Only finished rounds make a record, and only their seeds are put in it: a running
-round's deal and seed stay on the server (R5; docs/fairness.md). Both directions go
+round's deal and seed stay on the server (R5; docs/fairness.md) — except when the match
+was resigned: then the round in play is over with the match, and its deal, moves and
+seed go in as the record's last round. Both directions go
 through the engine, so ``record_of(events_of(check(r).match, …)) == r`` for a valid
 record ``r`` whose rounds all have seeds (tests/server/test_records_wiring.py).
 
@@ -40,9 +42,11 @@ DEAL_KINDS = ("started", "round_started", "rematch_started")
 def match_from_events(payloads: Iterable[Mapping[str, Any]]) -> tuple[Match | None, Json]:
     """Replay one match's stored events through the engine: the match, and what the
     events tell beyond it — ``date``, ``code``, ``match`` and per round number its
-    ``seeds`` (bytes) and ``commitments`` (hex)."""
+    ``seeds`` (bytes) and ``commitments`` (hex), and ``resigned``: the seat that resigned
+    the match (``None`` if nobody did)."""
     match: Match | None = None
     facts: Json = {"date": None, "code": None, "match": None, "seeds": {}, "commitments": {}}
+    facts["resigned"] = None
     for p in payloads:
         kind = p.get("type")
         if kind in DEAL_KINDS:
@@ -63,6 +67,10 @@ def match_from_events(payloads: Iterable[Mapping[str, Any]]) -> tuple[Match | No
         elif kind == "move":
             assert match is not None, "a move before the match started"
             match.play(int(p["seat"]), str(p["move"]))
+        elif kind == "resigned":
+            assert match is not None, "a resignation before the match started"
+            match.resign(int(p["seat"]))
+            facts["resigned"] = int(p["seat"])
     return match, facts
 
 
@@ -75,11 +83,13 @@ def record_from_events(
     match_number: int | None = None,
 ) -> Record | None:
     """The record of one match's finished rounds from its stored events (``None`` before
-    the match started). Seeds and commitments go in for finished rounds only."""
+    the match started), and of the round in play if the match was resigned. Seeds and
+    commitments go in for those rounds only."""
     match, facts = match_from_events(payloads)
     if match is None:
         return None
-    done = len(match.history)
+    resigned = facts["resigned"]
+    done = len(match.history) + (1 if resigned is not None and not match.round_over else 0)
     seeds = {r: s for r, s in facts["seeds"].items() if r <= done}
     commitments = {r: c for r, c in facts["commitments"].items() if r in seeds}
     number = facts["match"] if facts["match"] is not None else match_number
@@ -91,13 +101,14 @@ def record_from_events(
         seeds=seeds,
         commitments=commitments,
     )
-    return record_from_match(match, meta)
+    return record_from_match(match, meta, resigned)
 
 
 def events_of_record(record: Record) -> list[Json]:
     """The table events a (checked) record becomes when imported: per round its deal
     event (deal, seed, commitment), its moves as the engine reports them, and, once the
-    round is settled, the ``revealed`` event — what a table that played it would store."""
+    round is settled (or the match resigned), the ``revealed`` event — what a table that
+    played it would store, the ``resigned`` event included."""
     events: list[Json] = []
     match: Match | None = None
     for rnd in record.rounds:
@@ -126,6 +137,8 @@ def events_of_record(record: Record) -> list[Json]:
             events.append({"type": "round_started", **head, "deal": deal})
         for line in rnd.moves:
             events.append(match.play(line.seat, line.move))
+        if rnd.resigned is not None:
+            events.append(match.resign(rnd.resigned))
         if rnd.seed is not None and published is not None:
             events.append(
                 {
@@ -136,6 +149,8 @@ def events_of_record(record: Record) -> list[Json]:
                     "seed": rnd.seed,
                 }
             )
+    if record.resigned is not None and match is not None and not match.over:
+        events.append(match.resign(record.resigned))  # between rounds: no round in play
     return events
 
 

@@ -77,6 +77,8 @@ def write_text(record: Record) -> str:
     out.append(_tag("Target", str(record.target)))
     out.append(_tag("Result", "*" if record.winner is None else str(record.winner)))
     out.append(_tag("Scores", _nums(record.scores)))
+    if record.resigned is not None:
+        out.append(_tag("Termination", f"resigned {record.resigned}"))
     for r in record.rounds:
         out.append(_tag(f"Commit{r.number}", r.commitment or "-"))
         out.append(_tag(f"Seed{r.number}", r.seed or "-"))
@@ -86,6 +88,9 @@ def write_text(record: Record) -> str:
         out.append(f"stock {_tiles(r.stock)}")
         out.append(f"starter {r.starter} {r.starter_by}")
         out += [_move_text(i + 1, m) for i, m in enumerate(r.moves)]
+        if r.resigned is not None:
+            out.append(f"resigned {r.resigned}")
+            continue
         out.append(f"end domino {r.finisher}" if r.result == "domino" else "end blocked")
         out += [
             f"left {x.seat} {_tiles(x.tiles)} pips {x.pips} minus {x.deduction}" for x in r.left
@@ -214,10 +219,31 @@ def _round(lines: _Lines, players: int) -> RoundRecord:
     starter = _int(n_starter, tokens[1], "starter")
     starter_by: StarterBy = "lot" if tokens[2] == "lot" else "finisher"
     moves: list[MoveLine] = []
-    while (item := lines.peek()) is not None and not item[1].startswith("end"):
+    while (item := lines.peek()) is not None and not item[1].startswith(("end", "resigned")):
         n, tokens = lines.take("a move")
         moves.append(_move(n, tokens, len(moves) + 1))
-    n_end, tokens = lines.take("'end domino SEAT' or 'end blocked'")
+    n_end, tokens = lines.take("'end domino SEAT', 'end blocked' or 'resigned SEAT'")
+    if tokens[0] == "resigned":
+        if len(tokens) != 2:
+            raise RecordSyntaxError(n_end, "a resignation is 'resigned SEAT'")
+        return RoundRecord(
+            number=number,
+            hands=tuple(hands),
+            stock=stock,
+            starter=starter,
+            starter_by=starter_by,
+            moves=tuple(moves),
+            result=None,
+            finisher=None,
+            left=(),
+            scores=(),
+            resigned=_int(n_end, tokens[1], "seat"),
+            line=n_round,
+            hand_lines=tuple(hand_lines),
+            stock_line=n_stock,
+            starter_line=n_starter,
+            end_line=n_end,
+        )
     if tokens == ["end", "blocked"]:
         result, finisher = "blocked", None
     elif len(tokens) == 3 and tokens[:2] == ["end", "domino"]:
@@ -293,6 +319,12 @@ def _header_record(values: dict[str, str], where: dict[str, int]) -> Iterator[tu
     yield "winner", None if value == "*" else _int(line, value, "Result")
     value, line = get("Scores")
     yield "scores", tuple(_int(line, t, "Scores") for t in value.split())
+    if "Termination" in values:
+        value, line = get("Termination")
+        how = value.split()
+        if len(how) != 2 or how[0] != "resigned":
+            raise RecordSyntaxError(line, "Termination: expected 'resigned SEAT'")
+        yield "resigned", _int(line, how[1], "Termination")
 
 
 def parse_text(text: str) -> Record:
@@ -308,6 +340,9 @@ def parse_text(text: str) -> Record:
         raise RecordSyntaxError(line, "R2: the header names 2, 3 or 4 seats, Seat0 …")
     rounds: list[RoundRecord] = []
     while lines.peek() is not None:
+        if rounds and rounds[-1].resigned is not None:
+            n = rounds[-1].end_line
+            raise RecordSyntaxError(n, "a resignation ends the match: no round follows it")
         r = _round(lines, len(seats))
         if r.number != len(rounds) + 1:
             raise RecordSyntaxError(r.line, f"expected round {len(rounds) + 1} here")
@@ -324,6 +359,7 @@ def parse_text(text: str) -> Record:
             )
         )
     known = {"Format", "Date", "Table", "Match", "Sides", "Target", "Result", "Scores"}
+    known.add("Termination")
     known |= {f"Seat{s}" for s in range(len(seats))}
     known |= {f"{k}{r.number}" for r in rounds for k in ("Commit", "Seed")}
     for key in values:

@@ -11,7 +11,9 @@
   (``resigned``; status ``finished``; ``game_tables.resigned`` = the seat). The winner is
   the engine's (:meth:`Match.resign`): the other player at two, the higher score of the
   other two at three. A match normally ends only by R24 after a settled round; this is
-  the one other way. Partnerships (four players) cannot resign: ``resign_partnership``.
+  the one other way. A round in play is over with the match: its seed is revealed at
+  once (``revealed`` after ``resigned``), as a settled round's is (R22,
+  docs/fairness.md). Partnerships (four players) cannot resign: ``resign_partnership``.
 - **Replace** (between matches, the host): the seat's player — a computer player that
   took over a leaver's seat, or a person — is replaced by a new computer player, or the
   seat is freed for a new person by invite. A freed seat puts the table back to
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from app.bots import Level
 from app.db.records import PlayerState, TableStatus
-from app.tables import bots, seating
+from app.tables import bots, rounds, seating
 from app.tables.change import TableChange
 from app.tables.errors import TableError, from_engine
 
@@ -85,6 +87,7 @@ def resign(tx: TableChange, player: PlayerState) -> None:
             " takes your seat",
             409,
         )
+    in_play = not tx.match.round_over
     try:
         event = tx.match.resign(player.seat)
     except ValueError as exc:  # the match is over already (R24)
@@ -95,6 +98,8 @@ def resign(tx: TableChange, player: PlayerState) -> None:
     tx.table.round_over_at = None
     tx.table.turn_deadline = None
     tx.emit("resigned", event, seat=player.seat, player=player)
+    if in_play:  # a settled round's seed is public already
+        rounds.reveal(tx)
 
 
 def replace(

@@ -143,7 +143,8 @@ class TableReads:
 
     async def history(self, code: str, token: str | None) -> History:
         """The current match's rounds, projected for the token's seat (or a spectator),
-        each with its deal commitment and, once settled, its revealed seed (R22)."""
+        each with its deal commitment and, once settled (or the match resigned in its
+        course), its revealed seed (R22)."""
         ident = await self.identify(code, token)
         tx = await self._load(ident.table_id)
         rounds = history_for(tx.match, ident.seat) if tx.match else []
@@ -151,11 +152,13 @@ class TableReads:
             _, facts = match_from_events(
                 e.payload for e in await self._events(tx.table.id, tx.table.match_number)
             )
+            over = tx.match is not None and tx.match.over  # by R24 or by a resignation
             for rnd in rounds:
                 number = rnd["round"]
                 seed = facts["seeds"].get(number)
                 rnd["commitment"] = facts["commitments"].get(number)
-                rnd["seed"] = seed.hex() if seed is not None and rnd["settlement"] else None
+                public = rnd["settlement"] or over  # settled, or ended by a resignation
+                rnd["seed"] = seed.hex() if seed is not None and public else None
         return History(
             code=tx.table.code,
             seq=tx.table.seq,
@@ -173,7 +176,7 @@ class TableReads:
     async def record(self, code: str, match_number: int | None = None) -> Record:
         """The record of a match at the table (the current one by default): its finished
         rounds only, built from the stored events (docs/record.md). A running round never
-        appears, for anyone (R5)."""
+        appears, for anyone (R5), until the match is resigned: then it is the last round."""
         tx = await self._load(await self.table_id(code))
         number = tx.table.match_number if match_number is None else match_number
         if not 0 <= number <= tx.table.match_number:  # an imported record may be match 0

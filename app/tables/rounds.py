@@ -6,7 +6,9 @@ CSPRNG (R5, R6; the starter's lot too, R7, R23; docs/fairness.md). The round's
 commitment is published with its deal event and in the table info before the first move;
 the seed stays hidden — in the deal event's ``deal`` (never projected,
 app/realtime/frames.py) and the table's ``deal_seed`` column, read only by the write
-path — until the round is settled, when a ``revealed`` event makes it public (R22).
+path — until the round is settled, when a ``revealed`` event makes it public (R22), or
+until the match is resigned with the round in play: the match is over, and the same
+``revealed`` event follows the ``resigned`` one (app/tables/departures.py).
 """
 
 from __future__ import annotations
@@ -114,10 +116,11 @@ def deal_next(tx: TableChange, new_seed: SeedSource) -> None:
 
 
 def reveal(tx: TableChange) -> None:
-    """The round just settled (R21, R22): publish its seed, so anyone can recompute the
-    deal and check it against the commitment published before its first move."""
+    """The round just settled (R21, R22), or the match just resigned in its course: publish
+    its seed, so anyone can recompute the deal and check it against the commitment
+    published before its first move."""
     m = tx.match
-    assert m is not None and m.round_over
+    assert m is not None and (m.round_over or m.over)
     if tx.table.deal_seed is None or tx.table.commitment is None:
         return  # a round dealt before seeds were recorded: nothing to reveal
     tx.emit(

@@ -311,6 +311,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
             tx.table.status = TableStatus.FINISHED
             tx.table.match_number = record.match
             tx.table.commitment, tx.table.deal_seed = last.commitment, last.seed
+            tx.table.resigned = record.resigned
             for seat, name in enumerate(names):
                 tx.add_player(PlayerState(0, seat, name, token_hash(new_token())))
             for payload in events_of_record(record):

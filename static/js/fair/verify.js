@@ -87,7 +87,9 @@ const fail = (reason) => ({ ok: false, reason });
  * Check a finished round against its revealed seed. `round` holds:
  *   code, match, round (number), players, seed (hex), commitment (hex, as published),
  *   starter, moves: [{seat, move, drawn?, must_play?}] (drawn may be null = hidden),
- *   hands: each seat's revealed hand at the end (R22),
+ *   hands: each seat's revealed hand at the end (R22); null for the round in play when
+ *     the match was resigned (no settlement: only the deal, the draws and the laid
+ *     tiles are checked),
  *   previous: the previous round's settlement {result, finisher} or null in round 1,
  *   deal (optional): a claimed {hands, stock} (a record's deal) to compare with the seed's.
  * Returns {ok, reason}: reason is "deal verified" or what is wrong.
@@ -134,7 +136,7 @@ export async function verifyRound(round) {
         hands[seat].delete(tile);
       }
     }
-    for (let s = 0; s < players; s++) {
+    for (let s = 0; round.hands && s < players; s++) {
       if (!sameSet(round.hands[s] || [], hands[s])) return fail(`seat ${s}'s revealed hand is not what the committed deal and the moves leave (R22)`);
     }
     return { ok: true, reason: "deal verified" };
@@ -150,6 +152,6 @@ export function recordRound(record, index) {
   return {
     code: record.table, match: record.match, round: r.round, players: record.seats.length,
     seed: r.seed, commitment: r.commitment, starter: r.starter, moves: r.moves,
-    hands: r.end.hands, previous: prev, deal: { hands: r.hands, stock: r.stock },
+    hands: r.end ? r.end.hands : null, previous: prev, deal: { hands: r.hands, stock: r.stock },
   };
 }

@@ -45,9 +45,17 @@ export function replaySteps(record) {
       }
       steps.push(at({ kind: "move", move: m, index: mi }));
     });
+    if (r.resigned != null) { // the round in play when the match was resigned: no end
+      steps.push(at({ kind: "resigned", seat: r.resigned }));
+      return;
+    }
     scores = r.end.scores.slice();
     steps.push(at({ kind: "end", end: r.end }));
   });
+  const last = steps[steps.length - 1];
+  if (record.resigned != null && last && last.kind === "end") { // resigned between rounds
+    steps.push({ ...last, kind: "resigned", seat: record.resigned, end: undefined });
+  }
   return steps;
 }
 
@@ -132,6 +140,7 @@ export function openReplay(root, app, code, { match = null } = {}) {
     let cur = 0;
     function describe(s, layout) {
       if (s.kind === "deal") return t("replay_dealt", { round: s.round, name: names[s.starter], why: t(s.starterBy === "lot" ? "replay_by_lot" : "replay_by_finisher") });
+      if (s.kind === "resigned") return t("replay_resigned", { name: names[s.seat] });
       if (s.kind === "end") return s.end.result === "domino" ? t("replay_end_domino", { name: names[s.end.finisher] }) : t("replay_end_blocked");
       const m = s.move, name = names[m.seat];
       if (m.move === "draw") return t(m.must_play ? "replay_drew_must" : "replay_drew", { name, tile: tileWords(m.drawn) });
