@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import websockets.sync.client
 
 from .conftest import database, page_maker, publish, running_server, shot
 from .flows import my_turn, round_over, seq_of, wait_seq
@@ -274,9 +275,22 @@ def test_every_screen_fits_and_every_target_is_tappable_at_every_size(
 
 def test_home_with_a_lobby_of_several_tables_fits_every_size(screens, screen_server) -> None:  # type: ignore[no-untyped-def]
     make, make_phone = screens
-    _table(screen_server, 4, [LONG[0], LONG[1]], [1, 3])
-    _table(screen_server, 3, [LONG[2]], [], start=False)
-    _table(screen_server, 2, [LONG[1]], [1])
+    made = [
+        _table(screen_server, 4, [LONG[0], LONG[1]], [1, 3]),
+        _table(screen_server, 3, [LONG[2]], [], start=False),
+        _table(screen_server, 2, [LONG[1]], [1]),
+    ]
+    # the lobby lists tables a person is at: each host keeps a socket open
+    ws_base = screen_server.replace("http://", "ws://", 1)
+    hosts = [websockets.sync.client.connect(f"{ws_base}/ws/tables/{c}?token={t}") for c, t in made]
+    try:
+        _home_fits(make, make_phone)
+    finally:
+        for host in hosts:
+            host.close()
+
+
+def _home_fits(make: Any, make_phone: Any) -> None:
     desk = make(*DESKTOPS[0])
     phone = make_phone()
     problems: list[str] = []
