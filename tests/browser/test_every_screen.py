@@ -14,6 +14,7 @@ seats play at once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import urllib.request
 from collections.abc import Iterator
@@ -282,12 +283,12 @@ def test_home_with_a_lobby_of_several_tables_fits_every_size(screens, screen_ser
     ]
     # the lobby lists tables a person is at: each host keeps a socket open
     ws_base = screen_server.replace("http://", "ws://", 1)
-    hosts = [websockets.sync.client.connect(f"{ws_base}/ws/tables/{c}?token={t}") for c, t in made]
-    try:
+    with contextlib.ExitStack() as hosts:
+        for code, token in made:
+            hosts.enter_context(
+                websockets.sync.client.connect(f"{ws_base}/ws/tables/{code}?token={token}")
+            )
         _home_fits(make, make_phone)
-    finally:
-        for host in hosts:
-            host.close()
 
 
 def _home_fits(make: Any, make_phone: Any) -> None:
