@@ -25,7 +25,7 @@ from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
-from app.core.clocks import Presets
+from app.core.clock_presets import Presets
 from app.core.connection_caps import SocketCaps
 from app.core.gc_tuning import tune_gc
 from app.core.logging import setup_logging

@@ -14,8 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 
 from app.core.security import NAME_MAX, TABLE_NAME_MAX
-
-Json = dict[str, Any]
+from app.types import Json
 
 #: computer players' levels (app/bots LEVELS; the service answers 400 unknown_level to
 #: any other, so the schema lists them without pydantic refusing others with a 422)

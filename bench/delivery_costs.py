@@ -18,7 +18,7 @@ import random
 import time
 from typing import cast
 
-from app.db.records import EventRecord, PlayerState, TableState, TableStatus
+from app.db.rows import EventRecord, PlayerState, TableState, TableStatus
 from app.db.store import Store
 from app.engine import Match
 from app.realtime.connection import Connection

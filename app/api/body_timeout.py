@@ -1,4 +1,4 @@
-"""Request body read deadline (pure ASGI middleware; issue 10, finding 7).
+"""Request body read deadline (pure ASGI middleware).
 
 The application must have received a request's whole body within ``seconds`` of the
 request reaching it; a client that trickles its body is answered ``408`` with

@@ -1,4 +1,4 @@
-"""``/docs``: Swagger UI from packaged files, never from a CDN (issue 10, finding 9).
+"""``/docs``: Swagger UI from packaged files, never from a CDN.
 
 FastAPI's default ``/docs`` page loads Swagger UI from a CDN without integrity and
 starts it with an inline script, which the Content-Security-Policy of

@@ -1,4 +1,4 @@
-"""Security headers on every HTTP response (pure ASGI middleware; issue 10, finding 9).
+"""Security headers on every HTTP response (pure ASGI middleware).
 
 * ``Content-Security-Policy`` — only this origin's scripts (no inline script, no
   ``eval``), styles and fonts; images from this origin and ``data:``; network

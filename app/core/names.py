@@ -1,6 +1,6 @@
 """Display and table names: what a visible, honest name is, and when two names look alike.
 
-Owns two checks (issue 10, finding 10):
+Owns two checks:
 
 * ``visible_name(raw)`` — a name shows something: what cannot be seen is dropped
   (invisible fillers such as U+3164 HANGUL FILLER and U+2800 BRAILLE PATTERN BLANK,

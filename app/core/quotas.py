@@ -1,4 +1,4 @@
-"""Quotas: how often one client address or one socket may do a thing (issue 10, finding 4).
+"""Quotas: how often one client address or one socket may do a thing.
 
 Built on the ``limits`` library (moving windows), in this process's memory by default
 (``FIVEUP_RATE_LIMIT_STORAGE=memory://``) or in Redis when several server processes

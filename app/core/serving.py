@@ -1,7 +1,7 @@
 """How the server is served: the uvicorn options that follow from the settings.
 
 ``fiveup serve`` runs ``uvicorn.run(create_app(settings), host=..., port=...,
-**uvicorn_options(settings))``. The options put in place the HTTP limits of issue 10
+**uvicorn_options(settings))``. The options put in place the server's HTTP limits
 (docs/deployment.md explains each, docs/configuration.md lists the settings):
 
 * forwarded headers (``X-Forwarded-For``/``-Proto``) believed only from the proxies in

@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     #: forgotten after this many seconds; each reports every third of it
     presence_ttl_seconds: float = Field(default=30.0, gt=0, le=3600)
 
-    # --- Hardening for the open internet (issue 10): quotas, HTTP limits, headers.
+    # --- Hardening for the open internet: quotas, HTTP limits, headers.
     # Documented in docs/configuration.md and docs/deployment.md. Rates use the `limits`
     # notation: "10/minute", "5 per 10 seconds", several joined by ";".
     #: where quota counters live: ``memory://`` (this process) or ``redis://host:port``
@@ -134,7 +134,7 @@ class Settings(BaseSettings):
     #: seconds between two sweeps for abandoned tables (every process sweeps)
     sweep_interval_seconds: float = Field(default=60.0, gt=0, le=3600)
 
-    # --- Absent players (issue 9; docs/configuration.md, docs/protocol.md "Clock and
+    # --- Absent players (docs/configuration.md, docs/protocol.md "Clock and
     # autopilot"). The table's clock preset is chosen at creation (none|relaxed|fast).
     #: seconds per move at a ``relaxed`` table
     clock_relaxed_move_seconds: float = Field(default=90.0, gt=0, le=86400)

@@ -2,8 +2,8 @@
 
 uvicorn has a keep-alive timeout but no limit on how long a client may take to send a
 request: a connection that trickles its headers (or its body) one byte at a time stays
-open for ever, and a few hundred of them hold the process's sockets and memory (issue
-10, finding 7). ``DeadlineHttpToolsProtocol`` is uvicorn's httptools protocol plus three
+open for ever, and a few hundred of them hold the process's sockets and memory.
+``DeadlineHttpToolsProtocol`` is uvicorn's httptools protocol plus three
 limits per request, selected with ``uvicorn.run(..., http=DeadlineHttpToolsProtocol)``
 (``app/core/serving.py`` does this and sets the limits from the settings):
 

@@ -1,4 +1,4 @@
-"""One socket's frame quotas, counted on the socket itself (issue 10, finding 4).
+"""One socket's frame quotas, counted on the socket itself.
 
 A socket lives on one process and its counts die with it, so they need no shared
 storage, no keys and no expiry sweep: each limit (parsed by ``limits``, e.g.

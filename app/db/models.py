@@ -28,7 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from app.db.records import TableStatus
+from app.db.rows import TableStatus
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 

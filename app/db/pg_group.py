@@ -19,8 +19,7 @@ A batch is whatever waited while the commits in flight were being committed (at 
 :data:`IN_FLIGHT_MAX` of them; at most :data:`GROUP_MAX` changes, at most one change per
 table, in a batch): an idle server writes each change alone at once, a busy one writes
 many per commit. A batch of one goes through the same statement: its three parameters
-cost psycopg less than the per-change statement's two dozen (5 % fewer instructions per
-paced move, docs/benchmarks.md). If the statement fails as a
+cost psycopg less than the per-change statement's two dozen (docs/benchmarks.md). If the statement fails as a
 whole — a retried ``move_id`` clashed, two processes' batches deadlocked — nothing was
 committed and each change of the batch is written alone, so it meets exactly the answer
 it would have met by itself. A lost connection fails every change of the batch with
@@ -36,7 +35,7 @@ from typing import Any
 
 from app.core.json_text import json_text
 from app.db.channel import encode_note
-from app.db.records import Change
+from app.db.rows import Change
 from app.db.store import Unavailable
 
 #: at most this many changes (tables) in one group commit

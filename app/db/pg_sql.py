@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.core.json_text import json_text
-from app.db.records import EventRecord, PlayerState, TableState
+from app.db.rows import EventRecord, PlayerState, TableState
 
 TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
@@ -117,5 +117,5 @@ def event_params(events: list[EventRecord]) -> dict[str, Any]:
 
 
 def players_of(rows: Any) -> list[PlayerState]:
-    """The players of ``PLAYERS_JSON`` (:data:`~app.db.records.PLAYER_COLUMNS`)."""
+    """The players of ``PLAYERS_JSON`` (:data:`~app.db.rows.PLAYER_COLUMNS`)."""
     return [PlayerState.from_row(p) for p in rows]

@@ -43,7 +43,7 @@ from app.db.pg_sql import (
     players_of,
     table_params,
 )
-from app.db.records import (
+from app.db.rows import (
     AFTER_TABLE,
     PLAYER_COLUMNS,
     Catchup,

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.models import EventRow, PlayerRow, TableRow
-from app.db.records import (
+from app.db.rows import (
     AFTER_TABLE,
     PLAYER_COLUMNS,
     Catchup,

@@ -11,7 +11,7 @@ below here, once:
 - :class:`Busy` — SQLite's single writer was busy; treated as a conflict.
 - :class:`Unavailable` — the database could not be reached or failed.
 
-Every change is one :class:`~app.db.records.Change` written by :meth:`Store.write` in one
+Every change is one :class:`~app.db.rows.Change` written by :meth:`Store.write` in one
 transaction with an optimistic version check: ``UPDATE game_tables … WHERE id = :id AND
 version = :old`` (or the insert of a new table), the players it adds, moves or removes,
 its event rows keyed ``(table_id, seq)``, and — on PostgreSQL — the NOTIFY that other
@@ -24,7 +24,7 @@ from collections.abc import Collection
 from datetime import datetime
 from typing import Protocol
 
-from app.db.records import (
+from app.db.rows import (
     Catchup,
     Change,
     EventRecord,

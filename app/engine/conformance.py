@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from app.types import Json
+
 from .errors import IllegalMove, NotationError
 from .layout import Layout
 from .match import Match
 from .moves import Move
-
-Json = dict[str, Any]
 
 
 class FixtureFailure(Exception):

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from app.types import Json
+
 from .moves import Move
 from .places import PLACE_NAMES
 from .round import NO_TILE, LogEntry
 from .tiles import NAMES, parse_tile
-
-Json = dict[str, Any]
 
 
 def entry_dict(round_number: int, index: int, entry: LogEntry) -> Json:

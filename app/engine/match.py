@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from app.types import Json
+
 from .errors import IllegalMove, MatchOver, NotationError, NotYourTurn, RoundOver
 from .layout import OPENING
 from .log_entries import entry_dict, entry_from_list, entry_list
@@ -29,8 +31,6 @@ from .tiles import NAMES, mask_of, names_of_mask, parse_tile
 
 TARGET: Final = 61  # R4
 FORMAT: Final = 1  # serialisation format version
-
-Json = dict[str, Any]
 
 
 class Match:

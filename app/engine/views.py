@@ -18,10 +18,12 @@ drawn tile but your own, until the settlement reveals the hands (R5, R22).
 
 from __future__ import annotations
 
+from app.types import Json
+
 from .describe import describe_layout
 from .layout import OPENING
 from .log_entries import entry_dict, entry_from_list
-from .match import Json, Match
+from .match import Match
 from .places import PLACE_NAMES, PLACE_VALUE, side_name
 from .round import NO_TILE, Round
 from .sides import sides_seats

@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from app.db.records import EventRecord
+from app.db.rows import EventRecord
 from app.engine import Match
 from app.engine.views import own_fields, public_fields
-from app.realtime.frames import Json, Recipient, encode, project_stored_event
+from app.realtime.frames import Recipient, encode, project_stored_event
 from app.realtime.view_patch import ViewPatches, whole
+from app.types import Json
 
 
 @dataclass(slots=True)

@@ -14,14 +14,13 @@ them with ``describe`` (a ``description`` frame answers).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from app.core.json_text import json_text
 from app.engine import Match, project_event, view_for
 from app.engine.describe import describe_laid
 from app.realtime.table_info import utc_iso
+from app.types import Json
 
-Json = dict[str, Any]
 #: who a frame is built for: a seat, or ``None`` for a spectator
 Recipient = int | None
 
@@ -36,9 +35,9 @@ _TABLE_EVENT_FIELDS = (
     "round",
     "starter",
     "commitment",  # a deal's public commitment (docs/fairness.md)
-    *("channel", "text", "quick", "on"),  # chat and the spectator-chat switch (issue 11)
+    *("channel", "text", "quick", "on"),  # chat and the spectator-chat switch
     "level",  # a computer player's strength (bot_added, bot_changed)
-    *("by", "winner"),  # seat_replaced's replacement, resigned's winner (issue 9)
+    *("by", "winner"),  # seat_replaced's replacement, resigned's winner
     "reason",  # why a table closed: ``left`` or ``abandoned`` (closed)
 )
 #: the one event that may carry a seed: ``revealed``, emitted once its round is settled

@@ -28,15 +28,14 @@ import logging
 import time
 from collections.abc import Callable
 
-from app.core.clocks import Presets
+from app.core.clock_presets import Presets
 from app.core.locks import KeyedLocks
-from app.db.records import Catchup, EventRecord, PlayerState, TableState
+from app.db.rows import Catchup, EventRecord, PlayerState, TableState
 from app.db.store import Store, Unavailable
 from app.engine import Match
 from app.realtime.connection import Connection
 from app.realtime.delivery import Sent, event_texts, own_part, public_part
 from app.realtime.frames import (
-    Json,
     description_frame,
     encode,
     project_stored_event,
@@ -48,6 +47,7 @@ from app.realtime.patch import diff
 from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.revoke import REVOKING_KINDS, close_revoked
 from app.realtime.table_info import seats_key, table_info
+from app.types import Json
 
 log = logging.getLogger(__name__)
 

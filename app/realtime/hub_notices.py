@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable
 
 from app.core.locks import KeyedLocks
-from app.db.records import Catchup
+from app.db.rows import Catchup
 from app.db.store import Store, Unavailable
 from app.realtime.hub_presence import Feed
 

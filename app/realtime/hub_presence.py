@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from app.realtime.connection import Connection
 from app.realtime.delivery import Sent
-from app.realtime.frames import Json, encode
+from app.realtime.frames import encode
 from app.realtime.presence import (
     DISCONNECTED,
     LocalReport,
@@ -33,6 +33,7 @@ from app.realtime.presence import (
 )
 from app.realtime.presence import decode as decode_presence
 from app.realtime.table_info import unix_iso
+from app.types import Json
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-Json = dict[str, Any]
+from app.types import Json
 
 
 def diff(

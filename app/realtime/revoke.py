@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.db.records import PlayerState
+from app.db.rows import PlayerState
 from app.realtime.connection import Connection
 
 #: close code: this seat moved to another device (its old credential is revoked)

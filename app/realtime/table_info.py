@@ -10,13 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import Any
 
-from app.core.clocks import Presets
-from app.db.records import PlayerState, TableState, TableStatus
+from app.core.clock_presets import Presets
+from app.db.rows import PlayerState, TableState, TableStatus
 from app.engine import TARGET, Match, side_count, side_of, sides_seats
-
-Json = dict[str, Any]
+from app.types import Json
 
 
 @lru_cache(maxsize=4096)

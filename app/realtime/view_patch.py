@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from app.realtime.frames import DESCRIPTION_FIELDS, NESTED_VIEW_FIELDS, Json
+from app.realtime.frames import DESCRIPTION_FIELDS, NESTED_VIEW_FIELDS
 from app.realtime.patch import diff
+from app.types import Json
 
 
 def whole(public: Json, own: Json) -> Json:

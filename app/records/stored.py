@@ -29,11 +29,10 @@ from typing import Any
 
 from app.engine import Match
 from app.fairness import DealIds, commitment
+from app.types import Json
 
 from .build import RecordMeta, record_from_match
 from .model import Record
-
-Json = dict[str, Any]
 
 #: event kinds that deal a round (app/tables/rounds.py)
 DEAL_KINDS = ("started", "round_started", "rematch_started")

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from app.bots import Level
-from app.db.records import PlayerState, TableStatus
+from app.db.rows import PlayerState, TableStatus
 from app.tables.change import TableChange
 
 #: the statuses of a table that is being played or waits for players

@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from app.bots import Level, SeatView, choose_move
 from app.engine import view_for
 from app.tables.autopilot import AutopilotRules
-from app.tables.bots import bot_to_move, level_of
+from app.tables.bot_seats import bot_to_move, level_of
 from app.tables.change import TableChange
 from app.tables.errors import TableError
 from app.tables.timers import Timers

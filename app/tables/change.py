@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.security import hash_token
-from app.db.records import Change, EventRecord, PlayerState, TableState
+from app.db.rows import Change, EventRecord, PlayerState, TableState
 from app.engine import Match
 from app.tables.errors import TableError, unauthorized
-
-Json = dict[str, Any]
+from app.types import Json
 
 #: the seat token's hash, remembered for the tokens of open sockets (one SHA-256 per
 #: move saved; the tokens are in memory anyway, in the connections)

@@ -1,4 +1,4 @@
-"""Table chat (issue 11): a message from a seat or a spectator, and the host's switch for
+"""Table chat: a message from a seat or a spectator, and the host's switch for
 the spectators' channel. Every message is a table event (kind ``chat``) written by the one
 write path, so it is stored, numbered (seq) and delivered like any other event.
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.names import visible_text
-from app.db.records import PlayerState
+from app.db.rows import PlayerState
 from app.tables.change import TableChange
 from app.tables.errors import TableError
 

@@ -24,8 +24,8 @@
 from __future__ import annotations
 
 from app.bots import Level
-from app.db.records import PlayerState, TableStatus
-from app.tables import bots, rounds, seating
+from app.db.rows import PlayerState, TableStatus
+from app.tables import bot_seats, rounds, seating
 from app.tables.change import TableChange
 from app.tables.errors import TableError, from_engine
 
@@ -47,7 +47,7 @@ def leave_match(tx: TableChange, player: PlayerState, level: Level) -> None:
     if tx.table.status not in (TableStatus.PLAYING, TableStatus.FINISHED):
         raise TableError("table_closed", "this table is closed", 409)
     player.bot = level
-    player.token_hash = bots.bot_token_hash()
+    player.token_hash = bot_seats.bot_token_hash()
     player.link_hash = None
     player.autopilot, player.autopilot_moves = False, 0
     tx.move_player(player, player.seat)  # the same row, now a computer player's
@@ -61,7 +61,7 @@ def leave_match(tx: TableChange, player: PlayerState, level: Level) -> None:
 
 
 def _pass_host(tx: TableChange, gone: int) -> None:
-    people = [p for p in tx.players if not bots.is_bot(p)]
+    people = [p for p in tx.players if not bot_seats.is_bot(p)]
     if not people:
         tx.table.host_seat = None
         tx.table.status = TableStatus.CLOSED
@@ -117,7 +117,9 @@ def replace(
     s = tx.seat_number(seat)
     if by not in REPLACE_BY:
         raise TableError("bad_replace", "by is 'bot' or 'invite'", 400)
-    bot_level = bots.level_of(default_level if level is None else level) if by == "bot" else None
+    bot_level = (
+        bot_seats.level_of(default_level if level is None else level) if by == "bot" else None
+    )
     if host.seat != tx.table.host_seat:
         raise TableError("not_host", "only the host can replace players", 403)
     if tx.table.status != TableStatus.FINISHED:
@@ -133,8 +135,8 @@ def replace(
     tx.table.rematch_votes = [v for v in tx.table.rematch_votes if v != s]
     name: str | None = None
     if bot_level is not None:
-        name = bots.BOT_NAMES[s]
-        tx.add_player(PlayerState(0, s, name, bots.bot_token_hash(), bot_level))
+        name = bot_seats.BOT_NAMES[s]
+        tx.add_player(PlayerState(0, s, name, bot_seats.bot_token_hash(), bot_level))
     else:
         tx.table.status = TableStatus.WAITING
         tx.table.rematch_votes = []

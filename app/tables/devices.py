@@ -29,8 +29,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.db.records import PlayerState, TableStatus
-from app.tables.bots import is_bot
+from app.db.rows import PlayerState, TableStatus
+from app.tables.bot_seats import is_bot
 from app.tables.change import TableChange, token_hash
 from app.tables.errors import TableError
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.db.records import PlayerState, PriorMove
+from app.db.rows import PlayerState, PriorMove
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, devices, play
 from app.tables.autopilot import AutopilotRules

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.core.security import valid_move_id
-from app.db.records import PlayerState, PriorMove, TableStatus
+from app.db.rows import PlayerState, PriorMove, TableStatus
 from app.engine import Move
 from app.tables.change import TableChange
 from app.tables.errors import TableError, from_engine, table_closed

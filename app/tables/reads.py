@@ -8,18 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.core.clocks import Presets
+from app.core.clock_presets import Presets
 from app.core.security import normalise_code
-from app.db.records import EventRecord, LobbyRow, TableStatus
+from app.db.rows import EventRecord, LobbyRow, TableStatus
 from app.db.store import Store, Unavailable
 from app.engine import history_for
-from app.realtime.table_info import Json, lobby_entry, table_info
+from app.realtime.table_info import lobby_entry, table_info
 from app.records import Record
 from app.records.stored import match_from_events, record_from_events
 from app.schemas import History, LobbyEntry, TableInfo
 from app.tables.change import TableChange, token_hash
 from app.tables.errors import TableError, not_found, unauthorized, unavailable
 from app.tables.writer import Writer
+from app.types import Json
 
 LOBBY_LIMIT = 200
 FINISHED_LIMIT = 50

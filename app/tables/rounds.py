@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from app.db.records import PlayerState, TableStatus
+from app.db.rows import PlayerState, TableStatus
 from app.engine import Match
 from app.fairness import DealIds, commitment, next_round, start_match
 from app.tables.change import TableChange

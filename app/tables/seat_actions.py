@@ -1,4 +1,4 @@
-"""The service's actions on who holds a seat once seated (issue 9): leave, resign,
+"""The service's actions on who holds a seat once seated: leave, resign,
 replace (:mod:`app.tables.departures`) and moving a seat to another device
 (:mod:`app.tables.devices`). Mixed into :class:`app.tables.service.TableService`, whose
 one write path (``_table_action``) runs each decision.

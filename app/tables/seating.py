@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from app.core.names import NothingVisible, names_collide
 from app.core.security import NAME_MAX, TABLE_NAME_MAX, clean_name
-from app.db.records import PlayerState, TableState, TableStatus
+from app.db.rows import PlayerState, TableState, TableStatus
 from app.tables.change import TableChange, token_hash
 from app.tables.errors import TableError
 

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 
 from app.bots import Level
-from app.core.clocks import Presets
+from app.core.clock_presets import Presets
 from app.core.security import (
     NAME_MAX,
     TABLE_NAME_MAX,
@@ -19,13 +19,13 @@ from app.core.security import (
     new_table_code,
     new_token,
 )
-from app.db.records import PlayerState, TableStatus
+from app.db.rows import PlayerState, TableStatus
 from app.db.store import Store
 from app.fairness import new_seed as os_seed
 from app.records import Record, check
 from app.records.stored import events_of_record
 from app.schemas import Joined, TableInfo
-from app.tables import bots, chat, clock, practice_cap, rounds, seating, sweep
+from app.tables import bot_seats, chat, practice_cap, rounds, seating, sweep, turn_clock
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
@@ -124,13 +124,13 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
     def _after_settled(self, tx: TableChange, *, at_once: bool = False) -> None:
         """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once;
         computer players are ready for the next round and vote for a rematch at once; the
-        turn clock's deadline and banks follow the change (app/tables/clock.py)."""
+        turn clock's deadline and banks follow the change (app/tables/turn_clock.py)."""
         if not tx.events:
             return
         if self.next_round_seconds <= 0 and rounds.waiting_for_deal(tx):
             rounds.deal_next(tx, self.new_seed)
-        bots.vote(tx, self.new_seed)
-        clock.settle(tx, self.clocks.of(tx.table.clock), at_once=at_once)
+        bot_seats.vote(tx, self.new_seed)
+        turn_clock.settle(tx, self.clocks.of(tx.table.clock), at_once=at_once)
 
     # -- seating -----------------------------------------------------------------------
     async def create(
@@ -139,7 +139,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         """Create a table with a turn clock preset; the creator takes seat 0, host."""
         host = seating.checked_name(host_name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table(name, players, public, host)
-        table.clock = clock.checked(self.clocks, clock_preset).preset
+        table.clock = turn_clock.checked(self.clocks, clock_preset).preset
         token = new_token()
 
         async def decide(tx: TableChange) -> None:
@@ -176,14 +176,14 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
     async def put_bot(self, code: str, token: str | None, seat: object, level: object) -> TableInfo:
         """The host seats a computer player in an empty seat, or changes its level."""
         tx = await self._table_action(
-            code, lambda tx: bots.put_bot(tx, tx.authenticate(token), seat, level)
+            code, lambda tx: bot_seats.put_bot(tx, tx.authenticate(token), seat, level)
         )
         return self.info_of(tx)
 
     async def remove_bot(self, code: str, token: str | None, seat: object) -> TableInfo:
         """The host removes the computer player in ``seat`` before the start."""
         tx = await self._table_action(
-            code, lambda tx: bots.remove_bot(tx, tx.authenticate(token), seat)
+            code, lambda tx: bot_seats.remove_bot(tx, tx.authenticate(token), seat)
         )
         return self.info_of(tx)
 
@@ -202,17 +202,17 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         in play at once; one more is refused with ``409 too_many_practice_tables``. (Two
         requests of one creator at the same instant may both pass the count:
         :mod:`app.tables.practice_cap`.)"""
-        bot_level = bots.level_of(level)
+        bot_level = bot_seats.level_of(level)
         person = seating.checked_name(name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table("Practice", players, False, person)
-        table.clock = clock.checked(self.clocks, clock_preset).preset
+        table.clock = turn_clock.checked(self.clocks, clock_preset).preset
         if creator is not None:
             await practice_cap.check(self.store, creator)
             table.created_by = creator.key
         token = new_token()
 
         async def decide(tx: TableChange) -> None:
-            bots.seat_practice(tx, person, token, bot_level, self.new_seed)
+            bot_seats.seat_practice(tx, person, token, bot_level, self.new_seed)
             self._after_settled(tx)
 
         _, tx = await self.writer.create(table, decide, new_table_code)

@@ -24,7 +24,7 @@ person after the grace already: :meth:`app.tables.autopilot.AutopilotRules.stopp
   players vote for a rematch at once), they are not in the lobby of open tables, and
   they are the finished-matches list (the newest 50, their replays).
 
->>> from app.db.records import IdleTable
+>>> from app.db.rows import IdleTable
 >>> due(IdleTable(1, 3, 700.0, [0, 1]), connected=[], absent_for=650.0, timeout=600.0)
 True
 >>> due(IdleTable(1, 3, 700.0, [0, 1]), connected=[], absent_for=10.0, timeout=600.0)
@@ -42,7 +42,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from app.db.records import IdleTable, TableStatus
+from app.db.rows import IdleTable, TableStatus
 from app.db.store import Store, Unavailable
 from app.tables.change import TableChange
 from app.tables.errors import TableError

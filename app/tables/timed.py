@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from app.db.records import TableStatus
+from app.db.rows import TableStatus
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, rounds
 from app.tables.bot_turns import BotTurns

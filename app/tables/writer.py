@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from app.core.locks import KeyedLocks
-from app.db.records import EventRecord, PlayerState, TableState
+from app.db.rows import EventRecord, PlayerState, TableState
 from app.db.store import Busy, CodeClash, MoveIdClash, Store, Unavailable
 from app.engine import Match
 from app.tables.change import TableChange

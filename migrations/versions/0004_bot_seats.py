@@ -6,7 +6,7 @@ Create Date: 2026-11-30 14:00:00
 
 A seat held by a computer player (docs/bots.md) is a ``players`` row like a person's,
 with ``bot`` set to its level (``easy``, ``medium`` or ``hard``; NULL for a person) and a
-random token hash that no token hashes to (app/tables/bots.py), so nobody can act for it.
+random token hash that no token hashes to (app/tables/bot_seats.py), so nobody can act for it.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.db.records import TableState
+from app.db.rows import TableState
 from app.engine import Match
 from app.engine.views import legal_entries
 from app.tables.service import TableService

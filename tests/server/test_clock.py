@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from app.core.clocks import Presets
+from app.core.clock_presets import Presets
 from app.core.settings import Settings
-from app.db.records import EventRecord, TableState
+from app.db.rows import EventRecord, TableState
 from app.engine import Match
 from app.engine.views import legal_entries
 from app.main import make_store

@@ -23,7 +23,7 @@ import psycopg
 import pytest
 from conftest import create_pg_database, drop_pg_database
 
-from app.core.clocks import Presets
+from app.core.clock_presets import Presets
 from app.core.settings import Settings
 from app.core.urls import libpq_dsn
 from app.main import make_store

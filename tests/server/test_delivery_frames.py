@@ -9,8 +9,8 @@ from typing import Any
 
 import orjson
 
-from app.core.clocks import Presets
-from app.db.records import EventRecord, PlayerState, TableState, TableStatus
+from app.core.clock_presets import Presets
+from app.db.rows import EventRecord, PlayerState, TableState, TableStatus
 from app.engine import Match, view_for
 from app.realtime.delivery import Sent, event_texts
 from app.realtime.frames import DESCRIPTION_FIELDS

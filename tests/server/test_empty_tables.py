@@ -21,7 +21,7 @@ import pytest
 from conftest import create_pg_database, drop_pg_database
 
 from app.core.settings import Settings
-from app.db.records import EventRecord
+from app.db.rows import EventRecord
 from app.engine.views import legal_entries
 from app.main import make_store
 from app.tables.autopilot import AutopilotRules

@@ -12,7 +12,7 @@ import pytest
 
 from app.core.urls import libpq_dsn
 from app.db.pg_store import PgStore
-from app.db.records import Change, EventRecord, TableState
+from app.db.rows import Change, EventRecord, TableState
 from app.db.store import MoveIdClash
 from app.tables.service import TableService
 

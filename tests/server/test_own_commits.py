@@ -14,7 +14,7 @@ import orjson
 import pytest
 
 from app.core.settings import Settings
-from app.db.records import Change
+from app.db.rows import Change
 from app.main import make_store
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from app.core.clocks import PRESETS, Clock, Presets, UnknownClock
-from app.db.records import TableStatus
+from app.core.clock_presets import PRESETS, Clock, Presets, UnknownClock
+from app.db.rows import TableStatus
 from app.tables.change import TableChange
 from app.tables.errors import TableError
 from app.tables.rounds import DEAL_KINDS

@@ -1,5 +1,5 @@
 """The turn clock's presets (docs/protocol.md, "Clock and autopilot"): each preset's
-numbers from the settings. Shared by the write path (:mod:`app.tables.clock`, which
+numbers from the settings. Shared by the write path (:mod:`app.tables.turn_clock`, which
 sets deadlines) and delivery (:mod:`app.realtime.table_info`, which shows them).
 
 >>> Presets(relaxed_move=90).of("relaxed")
@@ -7,7 +7,7 @@ Clock(preset='relaxed', move_seconds=90.0, bank_seconds=None)
 >>> Presets().of("sudden")
 Traceback (most recent call last):
 ...
-app.core.clocks.UnknownClock: sudden
+app.core.clock_presets.UnknownClock: sudden
 """
 
 from __future__ import annotations

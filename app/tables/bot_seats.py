@@ -22,7 +22,7 @@ from __future__ import annotations
 import secrets
 
 from app.bots import LEVELS, Level
-from app.db.records import PlayerState, TableStatus
+from app.db.rows import PlayerState, TableStatus
 from app.tables import rounds, seating
 from app.tables.change import TableChange
 from app.tables.errors import TableError

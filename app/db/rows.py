@@ -12,8 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.engine import Match
-
-Json = dict[str, Any]
+from app.types import Json
 
 
 def _utc(at: datetime | None) -> datetime | None:
