@@ -44,7 +44,6 @@ from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.service import TableService
 from app.tables.sweep import Sweep
-from app.tables.writer import Committed
 
 log = logging.getLogger(__name__)
 
@@ -115,16 +114,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             clocks=clocks,
         )
 
-        async def deliver(c: Committed) -> None:
-            await hub.committed(c.table, c.players, c.match, c.events)
-
         service = TableService(
             store,
             next_round_seconds=settings.next_round_seconds,
-            deliver=deliver,
-            expecting=hub.expecting,
-            presence=hub.connected_seats,
-            spectators=hub.spectator_count,
+            delivery=hub,
             bot_settings=BotSettings(
                 delay_ms=delay_range(settings.bot_delay_ms),
                 hard_budget_ms=settings.bot_hard_budget_ms,
@@ -136,12 +129,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 handover_moves=settings.autopilot_handover_moves,
                 grace_seconds=settings.disconnect_grace_seconds,
             ),
-            absent_since=hub.absent_since,
-            seat_presence=hub.seat_presence,
             autopilot_level=settings.autopilot_level,
-            present_tables=hub.tables_with_people,
         )
-        hub.on_presence = service.presence_changed  # the autopilot's grace and take-back
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub

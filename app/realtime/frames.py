@@ -1,6 +1,6 @@
 """Per-recipient frames — the one projection for everything a client receives.
 
-Every outbound frame is built here from the engine's projections (``view_for``,
+Every outbound frame is built here from the projections (``Projection.view``,
 ``project_event``) for one recipient (a seat, or ``None`` for a spectator). Table events
 (seating, votes, round starts) carry no tile by construction but are still copied field by
 field from a whitelist. The frames' shapes are the models in :mod:`app.schemas`.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from app.core.json_text import json_text
-from app.engine import Match, project_event, view_for
+from app.engine import project_event
 from app.engine.describe import describe_laid
 from app.realtime.table_info import utc_iso
 from app.types import Json
@@ -77,11 +77,12 @@ def snapshot_frame(
     seq: int,
     recipient: int | None,
     info: Json,
-    match: Match | None,
+    view: Json | None,
     missed: list[Json] | None = None,
     chat: list[Json] | None = None,
 ) -> Json:
     """The ``snapshot`` frame (on connect, on resync, after ``stale``/``conflict``);
+    ``view``: the recipient's whole view (``Projection.view``, ``None``: no match);
     ``chat``: the recent chat as ``{"seq", "event"}`` items (``None``: not read, the
     client keeps what it holds)."""
     return {
@@ -90,7 +91,7 @@ def snapshot_frame(
         "server_time": utc_iso(datetime.now(UTC)),  # for the client's clock skew
         "you": recipient,
         "table": info,
-        "view": view_for(match, recipient) if match else None,
+        "view": view,
         "events": missed or [],
         "chat": chat,
     }

@@ -5,11 +5,10 @@ seats only on hidden pages), what the other processes reported
 table's sockets when that changes. Mixed into :class:`app.realtime.hub.Hub`.
 
 Whenever a seat's state changes at a table — a socket here, another process's report,
-a silent process forgotten — the hub calls ``on_presence(table_id)`` (the table service
-hooks its autopilot there: ``TableService.presence_changed``), on every process that
-sees the change, whether or not it has sockets at that table. The hook runs inline (in
-the middle of a delivery, sometimes under the table's lock): it must return at once and
-schedule any work it needs.
+a silent process forgotten — the hub tells its
+:class:`~app.realtime.presence_changes.PresenceChanges` (the table service's autopilot
+subscribes there), on every process that sees the change, whether or not it has
+sockets at that table.
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from app.realtime.presence import (
     encode_report,
 )
 from app.realtime.presence import decode as decode_presence
+from app.realtime.presence_changes import PresenceChanges
 from app.realtime.table_info import unix_iso
 from app.types import Json
 
@@ -61,14 +61,14 @@ class Feed:
 
 class PresenceMixin:
     """Presence for the hub's feeds (needs ``feeds``, ``remote``, ``publish``,
-    ``presence_log`` and ``on_presence``)."""
+    ``presence_log`` and ``presence_changes``)."""
 
     feeds: dict[int, Feed]
     remote: RemotePresence | None
     publish: Callable[[str], None] | None
     presence_log: PresenceLog
-    #: called with a table id whenever a seat's presence there changes (any process)
-    on_presence: Callable[[int], None] | None
+    #: told a table id whenever a seat's presence there changes (any process)
+    presence_changes: PresenceChanges
 
     def local_seats(self, table_id: int) -> set[int]:
         """Seats with at least one open socket on this process."""
@@ -131,13 +131,10 @@ class PresenceMixin:
         self._presence_changed(conn.table_id)
 
     def _track(self, table_id: int) -> None:
-        """Log the table's seat states now; on a change, call the ``on_presence`` hook."""
+        """Log the table's seat states now; on a change, tell ``presence_changes``."""
         changed = self.presence_log.update(table_id, self.seat_states(table_id), time.time())
-        if changed and self.on_presence is not None:
-            try:
-                self.on_presence(table_id)
-            except Exception as exc:
-                log.warning("table %s: presence hook failed (%s)", table_id, type(exc).__name__)
+        if changed:
+            self.presence_changes.changed(table_id)
 
     def presence_frame(self, table_id: int) -> Json:
         """The ``presence`` frame for a table with a feed: ``seats`` lists every person's
