@@ -23,8 +23,8 @@ from app.db.store import Store
 from app.engine import Match
 from app.realtime.committed import Committed
 from app.realtime.connection import Connection
+from app.realtime.feed import Feed
 from app.realtime.hub import Hub
-from app.realtime.hub_presence import Feed
 from app.realtime.projection import Projector
 
 

@@ -35,14 +35,15 @@ from app.db.store import Store, Unavailable
 from app.realtime.committed import Committed
 from app.realtime.connection import Connection
 from app.realtime.delivery import Sent, event_texts
+from app.realtime.feed import Feed
 from app.realtime.frames import (
     description_frame,
     encode,
     project_stored_event,
     snapshot_frame,
 )
-from app.realtime.hub_notices import RESYNC_EVENT_LIMIT, NoticeMixin
-from app.realtime.hub_presence import Feed, PresenceMixin
+from app.realtime.hub_notices import RESYNC_EVENT_LIMIT, Catchups
+from app.realtime.hub_presence import HubPresence
 from app.realtime.patch import diff
 from app.realtime.presence import PresenceLog, RemotePresence
 from app.realtime.presence_changes import PresenceChanges
@@ -62,8 +63,12 @@ FOLLOWING_KINDS = frozenset({"moved_seat", "left", "kicked", "seat_replaced"})
 CHAT_IN_SNAPSHOT = 50
 
 
-class Hub(NoticeMixin, PresenceMixin):
-    """All sockets of this process, per table."""
+class Hub:
+    """All sockets of this process, per table: the one delivery path, with its parts
+    :attr:`presence` (:class:`~app.realtime.hub_presence.HubPresence`: who is here, on
+    every process) and :attr:`catchups` (:class:`~app.realtime.hub_notices.Catchups`:
+    commits read back from the store). It is the tables layer's
+    :class:`~app.tables.delivery_port.Delivery`."""
 
     def __init__(
         self,
@@ -90,7 +95,30 @@ class Hub(NoticeMixin, PresenceMixin):
         #: the projections of what this process reads from the database (its own
         #: commits come projected: :class:`~app.realtime.committed.Committed`)
         self.projector = Projector()
-        NoticeMixin.__init__(self)  # the catch-ups' bookkeeping
+        self.presence = HubPresence(
+            self.feeds, self.presence_log, self.presence_changes, remote, publish
+        )
+        self.catchups = Catchups(self.feeds, store, self._locks, self._catch_up)
+        # the parts' answers, each at its home (Delivery's presence reads among them)
+        presence, catchups = self.presence, self.catchups
+        self.connected_seats = presence.connected_seats
+        self.spectator_count = presence.spectator_count
+        self.absent_since = presence.absent_since
+        self.seat_presence = presence.seat_presence
+        self.tables_with_people = presence.tables_with_people
+        self.local_presence = presence.local_presence
+        self.local_seats = presence.local_seats
+        self.seat_states = presence.seat_states
+        self.set_away = presence.set_away
+        self.presence_frame = presence.presence_frame
+        self.heard = presence.heard
+        self.presence_heartbeat = presence.presence_heartbeat
+        self.goodbye = presence.goodbye
+        self.expecting = catchups.expecting
+        self.notice = catchups.notice
+        self.poke = catchups.poke
+        self.poke_all = catchups.poke_all
+        self.reconcile = catchups.reconcile
 
     def _info(
         self,
@@ -105,7 +133,7 @@ class Hub(NoticeMixin, PresenceMixin):
         taken as they are when nothing they show has changed since: the same players
         and no presence change), and remembered there with what its seats show."""
         if track:
-            self._track(table.id)  # the sockets here may have just changed seats
+            self.presence.track(table.id)  # the sockets here may have just changed seats
         before = seats = key = None
         if feed is not None:
             before = feed.info
@@ -141,16 +169,16 @@ class Hub(NoticeMixin, PresenceMixin):
                 raise
         if first and self.publish is not None and self.remote is not None:
             self.publish(f"{self.remote.process}|?|{conn.table_id}")  # who else is here?
-        self._local_changed(conn.table_id, before)
-        self._presence_changed(conn.table_id, force_to=conn)
+        self.presence.local_changed(conn.table_id, before)
+        self.presence.changed(conn.table_id, force_to=conn)
 
     async def detach(self, conn: Connection) -> None:
         before = self.local_presence(conn.table_id)
         feed = self.feeds.get(conn.table_id)
         if feed is not None:
             self._drop(feed, conn)
-        self._local_changed(conn.table_id, before)
-        self._presence_changed(conn.table_id)
+        self.presence.local_changed(conn.table_id, before)
+        self.presence.changed(conn.table_id)
 
     def _drop(self, feed: Feed, conn: Connection) -> None:
         feed.conns.discard(conn)
@@ -268,10 +296,10 @@ class Hub(NoticeMixin, PresenceMixin):
                 if feed.seq < 0 or events[-1].seq <= feed.seq:
                     return  # no socket yet, or delivered already (a NOTIFY was faster)
                 if events[0].seq > feed.seq + 1:  # something in between came from elsewhere
-                    await self._poke_locked(feed, events[-1].seq)
+                    await self.catchups.poke_locked(feed, events[-1].seq)
                     return
                 if proj is None or proj.seq != events[-1].seq:  # not projected: read it
-                    await self._poke_locked(feed, events[-1].seq)
+                    await self.catchups.poke_locked(feed, events[-1].seq)
                     return
                 fresh = [e for e in events if e.seq > feed.seq]
                 self._deliver(feed, fresh, table, players, proj)
@@ -358,8 +386,8 @@ class Hub(NoticeMixin, PresenceMixin):
             c.last_seq = last.seq
         feed.seq, feed.sent = last.seq, sent
         if before is not None:
-            self._local_changed(feed.table_id, before)
-            self._presence_changed(feed.table_id)
+            self.presence.local_changed(feed.table_id, before)
+            self.presence.changed(feed.table_id)
 
     def _note_seated(self, table_id: int, events: Sequence[EventRecord]) -> None:
         """A person's absence from a seat taken in ``events`` starts now (the autopilot's

@@ -97,7 +97,7 @@ async def test_a_notify_during_a_refused_write_still_brings_the_feed_up_to_date(
             hub.notice(tid, seq + 1)
         else:
             await hub.poke(tid, seq + 1)
-        assert not hub._tasks  # noted for the write's end, no catch-up started
+        assert not hub.catchups._tasks  # noted for the write's end, no catch-up started
         assert [f for f in _frames(conn) if f["type"] == "event"] == []
         hub.expecting(tid, None)  # the write is over (refused by its version check)
         for _ in range(200):
