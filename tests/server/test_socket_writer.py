@@ -60,7 +60,7 @@ class _App:
         self.direct_found.append(DirectSend.find(ws) is not None)
         padding = "x" * 10_000
         for n in range(FRAMES):
-            conn.put(json.dumps({"n": n, "pad": padding}))
+            conn.put(json.dumps({"n": n, "pad": padding}).encode())
             if n % 7 == 0:
                 await asyncio.sleep(0)  # the flush due runs: frames go out in batches
             if writer.task is not None:
