@@ -32,14 +32,14 @@ from app.core.logging import setup_logging
 from app.core.native import describe_build
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
+from app.db.pg_listener import PgListener
+from app.db.pg_notifier import PgNotifier
 from app.db.pg_store import PgStore
 from app.db.session import make_engine
 from app.db.sqlite_store import SqliteStore
 from app.db.store import Store
 from app.realtime import presence
 from app.realtime.hub import Hub
-from app.realtime.listener import PgListener
-from app.realtime.notifier import PgNotifier
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.service import TableService

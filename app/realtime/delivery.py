@@ -47,7 +47,7 @@ def event_texts(
     projection: Projection,
     sent: Sent,
     table_patch: Json | None,
-) -> tuple[dict[Recipient, list[str]], Sent]:
+) -> tuple[dict[Recipient, list[bytes]], Sent]:
     """Each recipient's encoded event frames for ``events``, and the views they hold
     after them. ``sent``: the views they held before (a recipient missing from it gets
     its whole view)."""
@@ -59,7 +59,7 @@ def event_texts(
     )
     last = events[-1]
     earlier = events[:-1]
-    texts: dict[Recipient, list[str]] = {}
+    texts: dict[Recipient, list[bytes]] = {}
     for r in recipients:
         frames = [
             encode({"type": "event", "seq": e.seq, "event": project_stored_event(e.payload, r)})

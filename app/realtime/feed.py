@@ -22,7 +22,7 @@ class Feed:
     info: Json | None = None
     #: the ``description`` frame at a seq, made from the public fields sent then
     #: (``(seq, sent.public, text)``; made when first asked for)
-    described: tuple[int, Json | None, str] | None = None
+    described: tuple[int, Json | None, bytes] | None = None
     presence: Json | None = None  # the last presence frame sent
     #: the seats taken and which of them are persons, at the last delivery: presence
     #: is looked at again only when that or the sockets' seats change

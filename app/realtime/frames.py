@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.core.json_text import json_text
+from app.core.json_text import json_bytes
 from app.engine import project_event
 from app.engine.describe import describe_laid
 from app.realtime.table_info import utc_iso
@@ -49,13 +49,17 @@ DESCRIPTION_FIELDS = ("description", "description_uk")
 NESTED_VIEW_FIELDS = ("layout",)
 
 
-def encode(frame: Json) -> str:
-    """A frame as JSON text (compact; what goes on the wire; :func:`~app.core.json_text.json_text`).
+def encode(frame: Json) -> bytes:
+    """A frame as compact JSON, UTF-8 encoded: the bytes that go on the wire as the
+    payload of one WebSocket text frame, from here to the socket without being decoded
+    (:func:`~app.core.json_text.json_bytes`), so a socket's queue counts what it sends.
 
     >>> encode({"type": "ack", "seq": 3}), encode({"scores": {0: 5}})
-    ('{"type":"ack","seq":3}', '{"scores":{"0":5}}')
+    (b'{"type":"ack","seq":3}', b'{"scores":{"0":5}}')
+    >>> len(encode({"text": "привіт"})) - len(encode({"text": ""}))  # two bytes a letter
+    12
     """
-    return json_text(frame)
+    return json_bytes(frame)
 
 
 def project_stored_event(payload: Json, recipient: int | None) -> Json:
