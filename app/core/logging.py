@@ -46,6 +46,10 @@ handshake's headers; uvicorn hands its own ``uvicorn.error`` logger to that libr
 at ``TRACE`` logs ASGI messages on ``uvicorn.asgi``. :data:`FRAME_LOGGERS` are kept at
 ``INFO`` or above whatever ``FIVEUP_LOG_LEVEL`` is (the library then does not even build
 the excerpts: it asks its logger once per connection).
+
+**Nor is SQL.** ``aiosqlite`` logs every operation with its parameters at ``DEBUG`` (an
+event's deal, a seat token's hash) and SQLAlchemy's engine every statement at ``INFO``:
+:data:`SQL_LOGGERS` are kept at ``WARNING`` or above.
 """
 
 from __future__ import annotations
@@ -60,6 +64,8 @@ from structlog.typing import EventDict, Processor, WrappedLogger
 
 #: loggers that dump frames, handshakes or ASGI messages below INFO
 FRAME_LOGGERS = ("websockets", "uvicorn.error", "uvicorn.protocols", "uvicorn.asgi")
+#: loggers that write SQL statements or their parameters below WARNING
+SQL_LOGGERS = ("aiosqlite", "sqlalchemy.engine", "sqlalchemy.pool")
 #: loggers whose records may carry a request's path and query
 _PATH_LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "websockets")
 #: uvicorn's loggers that get handlers of their own from uvicorn's default config
@@ -167,7 +173,7 @@ def logging_config(level: str = "INFO", fmt: str = "auto") -> dict[str, Any]:
     """The whole set-up as a ``logging.config.dictConfig`` dict (``uvicorn.run``'s
     ``log_config``; picklable for ``--workers``): the structured root handler on
     stderr, uvicorn's loggers propagating to it, the frame loggers' floor."""
-    floor = max(logging.INFO, logging.getLevelNamesMapping().get(level.upper(), logging.INFO))
+    root = logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -187,7 +193,7 @@ def logging_config(level: str = "INFO", fmt: str = "auto") -> dict[str, Any]:
         "root": {"handlers": ["structured"], "level": level.upper()},
         "loggers": {
             **{name: {"handlers": [], "propagate": True} for name in _UVICORN_HANDLED},
-            **{name: {"level": logging.getLevelName(floor)} for name in FRAME_LOGGERS},
+            **{name: {"level": logging.getLevelName(lvl)} for name, lvl in _floors(root)},
         },
     }
 
@@ -222,13 +228,19 @@ def setup_logging(level: str = "INFO", fmt: str = "auto") -> None:
                 logger.removeHandler(h)
         if not logger.handlers:
             logger.propagate = True
-    for name in FRAME_LOGGERS:
-        logger = logging.getLogger(name)  # (NOTSET: it followed the root's level)
-        logger.setLevel(max(logging.INFO, logger.level or root.level))
+    for name, floor in _floors(root.level):  # (NOTSET: it followed the root's level)
+        logger = logging.getLogger(name)
+        logger.setLevel(max(floor, logger.level or root.level))
     for name in _PATH_LOGGERS:
         logger = logging.getLogger(name)
         if not any(isinstance(f, DropQueries) for f in logger.filters):
             logger.addFilter(DropQueries())
+
+
+def _floors(level: int) -> list[tuple[str, int]]:
+    """Each quieted logger and the least level it may have (``level``: the root's)."""
+    frames = [(name, max(logging.INFO, level)) for name in FRAME_LOGGERS]
+    return frames + [(name, max(logging.WARNING, level)) for name in SQL_LOGGERS]
 
 
 def _is_uvicorns(handler: logging.Handler) -> bool:

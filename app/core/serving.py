@@ -20,7 +20,6 @@ The options can be pickled (uvicorn sends them to each ``--workers`` process). W
 with an import string too: ``uvicorn.run("app.main:create_app", factory=True,
 workers=n, host=..., port=..., **uvicorn_options(settings))``.
 
->>> from app.core.logging import logging_config
 from app.core.settings import Settings
 >>> options = uvicorn_options(Settings(forwarded_allow_ips=""))
 >>> options["proxy_headers"], options["timeout_keep_alive"], options["ws_per_message_deflate"]
