@@ -126,11 +126,12 @@ def resolve_format(setting: str, stream: TextIO | None = None) -> Format:
 
 def request_line_fields(_logger: WrappedLogger, _name: str, event: EventDict) -> EventDict:
     """A processor: ``client``, ``method``, ``path``, ``status`` of uvicorn's request
-    lines (their arguments, the query already dropped by :class:`DropQueries`)."""
+    lines, from their arguments (the query already dropped by :class:`DropQueries`);
+    no other record's arguments reach a line but through its message."""
+    args = event.pop("positional_args", ())
     record = event.get("_record")
-    if record is None or not isinstance(record.args, tuple):
+    if record is None or not isinstance(args, tuple):
         return event
-    args = record.args
     if record.name == "uvicorn.access" and len(args) == 5:
         event.update(client=args[0], method=args[1], path=args[2], status=args[4])
     elif isinstance(record.msg, str) and record.msg.startswith(_WS_LINE) and len(args) >= 2:
@@ -165,6 +166,7 @@ def structured_formatter(fmt: str = "json") -> structlog.stdlib.ProcessorFormatt
         ]
     return structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=_shared_processors(),
+        pass_foreign_args=True,  # (for request_line_fields, which takes them off)
         processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *tail],
     )
 
