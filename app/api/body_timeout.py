@@ -15,9 +15,10 @@ bodies the application never reads, neither of which an ASGI middleware can see.
 from __future__ import annotations
 
 import asyncio
-import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.asgi_errors import send_json_error
 
 
 class BodyTimedOut(Exception):
@@ -76,18 +77,6 @@ class BodyReadTimeout:
 
 
 async def _request_timeout(send: Send) -> None:
-    raw = json.dumps(
-        {"detail": {"code": "timeout", "message": "the request body took too long"}}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 408,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(raw)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
+    await send_json_error(
+        send, 408, "timeout", "the request body took too long", headers=[(b"connection", b"close")]
     )
-    await send({"type": "http.response.body", "body": raw})

@@ -4,11 +4,11 @@ without a Content-Length header."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.asgi_errors import send_json_error
 
 
 class BodyTooLarge(Exception):
@@ -33,7 +33,7 @@ class BodySizeLimit:
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
-            await _too_large(send)
+            await send_json_error(send, 413, "too_large", "request body too large")
             return
         seen = 0
         started = False
@@ -57,20 +57,4 @@ class BodySizeLimit:
             await self.app(scope, limited_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await _too_large(send)
-
-
-async def _too_large(send: Send) -> None:
-    body: dict[str, Any] = {"detail": {"code": "too_large", "message": "request body too large"}}
-    raw = json.dumps(body).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(raw)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": raw})
+                await send_json_error(send, 413, "too_large", "request body too large")

@@ -6,7 +6,8 @@ a ``Retry-After`` header (seconds): an ``HTTPException(429)``, which
 uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
 ``FIVEUP_FORWARDED_ALLOW_IPS`` (``app/core/serving.py``).
 
-* ``HttpQuota`` — every request under the router (``rate_limit_http``).
+* ``HttpQuota`` — every request under the router (``rate_limit_http``); a
+  :func:`quota_router` applies it to each of its routes.
 * ``CreateQuota`` — table creation (``create``; ``public_tables`` too when the body asks
   for a public table).
 * ``JoinQuota`` — joins (``join``).
@@ -25,10 +26,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from starlette.requests import HTTPConnection
 
 from app.core.quotas import QuotaName, Quotas, Verdict, quotas_for
+from app.schemas import ErrorResponse
 from app.tables.errors import TableError
 from app.tables.practice_cap import PracticeCreator, creator_key
 
@@ -111,3 +113,21 @@ JoinQuota = Depends(join_quota)
 RecordCheckQuota = Depends(record_check_quota)
 LookupMissQuota = Depends(lookup_miss_quota)
 BotQuota = Depends(bot_quota)
+
+#: the answer every router under the HTTP quota documents
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"}
+}
+
+
+def quota_router(
+    prefix: str, tag: str, responses: dict[int | str, dict[str, Any]] | None = None
+) -> APIRouter:
+    """A router under ``prefix`` whose every route counts against ``HttpQuota`` and
+    documents its ``429`` (besides ``responses``)."""
+    return APIRouter(
+        prefix=prefix,
+        tags=[tag],
+        dependencies=[HttpQuota],
+        responses={**(responses or {}), **RATE_LIMITED},
+    )

@@ -10,20 +10,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, status
+from fastapi import Depends, Path, status
 
 from app.api.deps import ServiceDep, TokenDep
-from app.api.quota_deps import BotQuota, HttpQuota, practice_quota
+from app.api.quota_deps import BotQuota, practice_quota, quota_router
 from app.api.routes_tables import ERRORS, Code
-from app.schemas import AddBot, ErrorResponse, Joined, Practice, TableInfo
+from app.schemas import AddBot, Joined, Practice, TableInfo
 from app.tables.practice_cap import PracticeCreator
 
-router = APIRouter(
-    prefix="/api",
-    tags=["computer players"],
-    dependencies=[HttpQuota],
-    responses={429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"}},
-)
+router = quota_router("/api", "computer players")
 
 Seat = Path(ge=0, le=3, description="the seat of a computer player, 0..players-1")
 Creator = Annotated[PracticeCreator | None, Depends(practice_quota)]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from pydantic import ValidationError
 
-from app.api.quota_deps import HttpQuota, RecordCheckQuota
+from app.api.quota_deps import RecordCheckQuota, quota_router
 from app.records import to_data
 from app.records.check import check
 from app.records.cli import load
@@ -25,17 +25,15 @@ from app.tables.errors import TableError
 RECORD_MAX_BYTES = 1024 * 1024
 CHECK_PATH = "/api/records/check"
 
-router = APIRouter(
-    prefix="/api/records",
-    tags=["records"],
-    dependencies=[HttpQuota],
-    responses={
+router = quota_router(
+    "/api/records",
+    "records",
+    {
         413: {"model": ErrorResponse, "description": "the body is over 1 MiB"},
         422: {
             "model": ErrorResponse,
             "description": "no body, or a JSON body that is not an object (invalid_request)",
         },
-        429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"},
     },
 )
 

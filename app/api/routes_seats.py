@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Path
+from fastapi import Path
 
 from app.api.deps import ServiceDep, TokenDep
-from app.api.quota_deps import HttpQuota, JoinQuota, LookupMissQuota
+from app.api.quota_deps import JoinQuota, LookupMissQuota, quota_router
 from app.api.routes_tables import ERRORS, Code
 from app.schemas import (
     ClaimSeat,
@@ -25,12 +25,7 @@ from app.schemas import (
     TableInfo,
 )
 
-router = APIRouter(
-    prefix="/api/tables",
-    tags=["seats"],
-    dependencies=[HttpQuota],
-    responses={429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"}},
-)
+router = quota_router("/api/tables", "seats")
 
 Seat = Path(ge=0, le=3, description="a seat, 0..players-1 (else 409 bad_seat)")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Path, Query, status
+from fastapi import Path, Query, status
 from fastapi.responses import PlainTextResponse
 
 from app.api.deps import ServiceDep, TokenDep
-from app.api.quota_deps import CreateQuota, HttpQuota, JoinQuota, LookupMissQuota
+from app.api.quota_deps import CreateQuota, JoinQuota, LookupMissQuota, quota_router
 from app.records import to_data, write_text
 from app.schemas import (
     CreateTable,
@@ -23,12 +23,7 @@ from app.schemas import (
     TableInfo,
 )
 
-router = APIRouter(
-    prefix="/api/tables",
-    tags=["tables"],
-    dependencies=[HttpQuota],
-    responses={429: {"model": ErrorResponse, "description": "rate limited (Retry-After)"}},
-)
+router = quota_router("/api/tables", "tables")
 
 Code = Path(min_length=1, max_length=16, description="table code, case-insensitive")
 ERRORS: dict[int | str, dict[str, Any]] = {

@@ -31,8 +31,9 @@ import ipaddress
 from dataclasses import dataclass
 from urllib.parse import unquote_to_bytes
 
-import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from app.core.asgi_errors import send_json_error
 
 #: paths answered whatever the HTTP budget says (a load balancer's probes)
 EXEMPT_PATHS = frozenset({"/healthz"})
@@ -123,33 +124,15 @@ class HttpLoad:
         return self.requests >= caps.requests_at_once and path not in EXEMPT_PATHS
 
 
-def refusal_body(message: str) -> bytes:
-    """The JSON body of a refusal: the API's error shape (docs/protocol.md).
-
-    >>> refusal_body("x")
-    b'{"detail":{"code":"too_many_connections","message":"x"}}'
-    """
-    return orjson.dumps({"detail": {"code": "too_many_connections", "message": message}})
-
-
 async def overloaded(scope: Scope, receive: Receive, send: Send) -> None:
     """The answer to an HTTP request over the budget: ``503 overloaded``, retry in 1 s."""
-    body = orjson.dumps(
-        {"detail": {"code": "overloaded", "message": "the server is busy; retry in a second"}}
+    await send_json_error(
+        send,
+        503,
+        "overloaded",
+        "the server is busy; retry in a second",
+        headers=[(b"retry-after", b"1"), (b"connection", b"close")],
     )
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", b"1"),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 def _seat_token(scope: Scope) -> str | None:
@@ -205,16 +188,11 @@ class SocketCaps:
         if "websocket.http.response" not in scope.get("extensions", {}):
             await send({"type": "websocket.close", "code": 1008, "reason": message})
             return
-        body = refusal_body(message)
-        await send(
-            {
-                "type": "websocket.http.response.start",
-                "status": 429,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"retry-after", b"10"),
-                ],
-            }
+        await send_json_error(
+            send,
+            429,
+            "too_many_connections",
+            message,
+            headers=[(b"retry-after", b"10")],
+            websocket=True,
         )
-        await send({"type": "websocket.http.response.body", "body": body})

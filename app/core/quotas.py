@@ -49,6 +49,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -61,6 +62,9 @@ from app.core.settings import Settings
 from app.core.socket_windows import MovingWindows
 
 log = logging.getLogger(__name__)
+
+#: the limiter's ``hit`` (count one use) or ``test`` (would one more pass): item, name, who
+_Probe = Callable[[RateLimitItem, str, str], Awaitable[bool]]
 
 QuotaName = Literal[
     "create",
@@ -166,25 +170,22 @@ class Quotas:
 
     async def hit(self, name: QuotaName, identifier: str) -> Verdict:
         """Count one use of ``name`` by ``identifier``; refused once any window is full."""
-        if not self.enabled:
-            return ALLOWED
-        try:
-            for item in self.limits[name]:
-                if not await self.limiter.hit(item, name, identifier):
-                    return await self._refusal(item, name, identifier)
-        except Exception as exc:  # storage unavailable: fail open
-            log.warning("quota storage failed (%s); allowing %s", type(exc).__name__, name)
-        return ALLOWED
+        return await self._ask(self.limiter.hit, name, identifier)
 
     async def check(self, name: QuotaName, identifier: str) -> Verdict:
         """Whether one more use would be allowed, without counting it."""
+        return await self._ask(self.limiter.test, name, identifier)
+
+    async def _ask(self, probe: _Probe, name: QuotaName, identifier: str) -> Verdict:
+        """``probe`` (count or test) each window of ``name``; the first full one refuses.
+        A storage that fails allows (fail open), with a warning."""
         if not self.enabled:
             return ALLOWED
         try:
             for item in self.limits[name]:
-                if not await self.limiter.test(item, name, identifier):
+                if not await probe(item, name, identifier):
                     return await self._refusal(item, name, identifier)
-        except Exception as exc:
+        except Exception as exc:  # storage unavailable: fail open
             log.warning("quota storage failed (%s); allowing %s", type(exc).__name__, name)
         return ALLOWED
 

@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     db_writers: int = Field(default=16, ge=1, le=200)
     #: PostgreSQL: ``in_transaction`` (pg_notify inside each change's transaction: atomic
     #: with the commit) or ``after_commit`` (sent right after it, batched; faster under
-    #: load, see app/realtime/notifier.py for the trade-off)
+    #: load, see app/db/pg_notifier.py for the trade-off)
     notify: Literal["in_transaction", "after_commit"] = "in_transaction"
     #: WebSocket permessage-deflate (``FIVEUP_WS_DEFLATE``). Off by default: it keeps tens
     #: of KB of compression state per open socket on the server and costs CPU per frame.

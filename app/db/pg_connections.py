@@ -5,7 +5,7 @@ failed since, and one that failed is dropped, never reused (docs/decisions.md).
 
 ``failures`` counts the connection-level failures seen: an outage or a server restart
 kills every idle connection, and a store operation that failed on one of those is worth
-running once more on a fresh one (``retried_once`` in :mod:`app.db.pg_store`).
+running once more on a fresh one (``retried_once`` in :mod:`app.db.pg_reads`).
 """
 
 from __future__ import annotations

@@ -87,7 +87,8 @@ class TableState:
 
     @classmethod
     def from_row(cls, row: Any) -> TableState:
-        """A ``game_tables`` row, columns in the stores' order (``TABLE_COLUMNS``)."""
+        """A ``game_tables`` row, columns in the stores' order (``TABLE_COLS`` in
+        app/db/pg_sql.py)."""
         return cls(
             id=row[0],
             code=row[1],
