@@ -178,7 +178,7 @@ class SocketWriter:
                 return
             # the deadline is kept by the loop's one send watch, not a timeout scope per
             # frame (a timer scheduled and cancelled per frame, though almost every send
-            # is over at once: about 4 % of the server's CPU per move in the profile)
+            # is over at once, costs more than the send: docs/benchmarks.md)
             # ASGI sends a text frame only from str: decoded here, at the very end
             try:
                 sent = await watch.run(self.ws.send_text(data.decode()), self.timeout)

@@ -3,7 +3,7 @@
 :class:`~app.tables.service.TableService` is made of parts that each take what they
 need at construction — its reads (:mod:`app.tables.reads`), the moves
 (:mod:`app.tables.move_actions`), the seat actions (:mod:`app.tables.seat_actions`),
-the timed actions (:mod:`app.tables.timed`), the computer players' turns
+the timed actions (:mod:`app.tables.timed_actions`), the computer players' turns
 (:mod:`app.tables.bot_turns`). A commit schedules work that makes another commit (a
 settled round its countdown's deal, a move the computer player's reply), so the parts
 that run or follow a change are given the service itself, typed as this protocol: the

@@ -37,7 +37,7 @@ from app.tables.play import MoveResult
 from app.tables.practice_cap import PracticeCreator
 from app.tables.reads import Identity, TableReads
 from app.tables.seat_actions import SeatActions
-from app.tables.timed import TimedActions
+from app.tables.timed_actions import TimedActions
 from app.tables.timers import Timers
 from app.tables.writer import Writer
 
@@ -55,7 +55,7 @@ class TableService:
     - :attr:`moves` (:class:`~app.tables.move_actions.MoveActions`): every move;
     - :attr:`seats` (:class:`~app.tables.seat_actions.SeatActions`): leave, resign,
       replace, device links;
-    - :attr:`timed` (:class:`~app.tables.timed.TimedActions`) and :attr:`bot_turns`
+    - :attr:`timed` (:class:`~app.tables.timed_actions.TimedActions`) and :attr:`bot_turns`
       (:class:`~app.tables.bot_turns.BotTurns`): countdowns, the autopilot, computer
       players' turns;
     - this class: seating, computer seats, rounds, chat, imports — and the one write
