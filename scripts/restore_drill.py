@@ -19,6 +19,8 @@ package); docs/deployment.md, "Backups and restore", says when and why. Steps:
 One line per table, ``OK`` or ``MISMATCH`` with what differs, then a summary line. Exit
 status: 0 when every table is OK, 1 when one is not, 2 when the restore itself failed.
 The restored database is dropped at the end unless ``--keep`` (then its URL is printed).
+``--check URL`` skips steps 1, 2 and 4: it only reads and checks the tables of an
+existing database (one recovered to a point in time, say), and changes nothing.
 """
 
 from __future__ import annotations
@@ -317,7 +319,15 @@ def check_served(url: str, port: int, limit: int) -> list[Verdict]:
 # -- the drill -----------------------------------------------------------------------------
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="restore-drill", description=__doc__.split("\n")[0])
-    p.add_argument("dump", type=Path, help="pg_dump -Fc archive, plain SQL dump or SQLite file")
+    p.add_argument(
+        "dump", type=Path, nargs="?", help="pg_dump -Fc archive, plain SQL dump or SQLite file"
+    )
+    p.add_argument(
+        "--check",
+        metavar="URL",
+        help="no restore: only check the tables of this database, read-only (e.g. one "
+        "recovered to a point in time)",
+    )
     p.add_argument(
         "--admin",
         default=os.environ.get("FIVEUP_DRILL_ADMIN", DEFAULT_ADMIN),
@@ -333,6 +343,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.check is not None:
+        if args.dump is not None or args.serve:
+            print("restore-drill: --check takes no dump and no --serve", file=sys.stderr)
+            return 2
+        try:
+            return report(check_database(args.check))
+        except (psycopg.Error, sqlite3.Error, ValueError) as exc:
+            print(f"restore-drill: FAILED: {exc}", file=sys.stderr)
+            return 2
+    if args.dump is None:
+        print("restore-drill: give a dump file (or --check URL)", file=sys.stderr)
+        return 2
     dump: Path = args.dump.resolve()
     if not dump.is_file():
         print(f"restore-drill: no such file: {dump}", file=sys.stderr)
@@ -366,10 +388,15 @@ def main(argv: list[str] | None = None) -> int:
                 drop_postgres(args.admin, url)
         if not (args.keep or failed):
             shutil.rmtree(workdir, ignore_errors=True)
+    return report(verdicts, f"; kept {url}" if args.keep else "")
+
+
+def report(verdicts: list[Verdict], tail: str = "") -> int:
+    """Print one line per table and the summary; the exit status (0 all OK, else 1)."""
     for v in verdicts:
         print(v.line())
     bad = [v for v in verdicts if v.problem is not None]
-    print(f"{len(verdicts) - len(bad)} OK, {len(bad)} mismatch" + (f"; kept {url}" * args.keep))
+    print(f"{len(verdicts) - len(bad)} OK, {len(bad)} mismatch{tail}")
     return 1 if bad else 0
 
 

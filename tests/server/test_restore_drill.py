@@ -25,6 +25,7 @@ import pytest
 from conftest import PG_ADMIN, create_pg_database, drop_pg_database
 
 from app.core.urls import libpq_dsn
+from app.db.migrate import migrate_to_head
 from app.engine import view_for
 from app.records.stored import match_from_events
 
@@ -108,6 +109,17 @@ def _drill(dump: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """scripts/restore-drill on ``dump``, with this test run's Python and PostgreSQL."""
     return subprocess.run(
         [str(DRILL), "--admin", PG_ADMIN, *args, str(dump)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "FIVEUP_PYTHON": sys.executable},
+        check=False,
+    )
+
+
+def _drill_check(url: str) -> subprocess.CompletedProcess[str]:
+    """scripts/restore-drill --check: the tables of a database as it is, no restore."""
+    return subprocess.run(
+        [str(DRILL), "--check", url],
         capture_output=True,
         text=True,
         env={**os.environ, "FIVEUP_PYTHON": sys.executable},
@@ -254,5 +266,38 @@ def test_the_drill_reports_a_table_whose_state_is_not_its_events_replay(
         assert bad.startswith("MISMATCH  ABC123")
         assert ("at scores" in bad) if tampered == "state" else ("1 events stored" in bad)
         assert "0 OK, 1 mismatch" in drill.stdout
+        in_place = _drill_check(url)  # the same verdict on the database itself
+        assert in_place.returncode == 1 and bad in in_place.stdout.splitlines()
     finally:
         drop_pg_database(url)
+
+
+async def test_the_drill_restores_a_sqlite_file_copied_while_its_server_plays(
+    tmp_path: Path,
+) -> None:
+    """SQLite: the drill copies the live file with the online backup API while moves
+    are made, and every table of the copy is its events' replay."""
+    url = f"sqlite:///{tmp_path / 'fiveup.db'}"
+    migrate_to_head(url)
+    live = ServerProcess(url).start()
+    rng = random.Random(5)
+    try:
+        async with httpx.AsyncClient(base_url=live.http, timeout=20) as http:
+            seated = [await seat_table(http, n) for n in (2, 4)]
+        tables = [await _seats(live, code, tokens) for code, tokens in seated]
+        await asyncio.gather(*(_play(c, rng, 3) for c in tables))
+        copied = asyncio.Event()
+        players = [asyncio.create_task(_play(c, rng, 0, copied)) for c in tables]
+        await asyncio.sleep(0)
+        drill = await asyncio.to_thread(_drill, tmp_path / "fiveup.db")
+        copied.set()
+        await asyncio.gather(*players)
+        for clients in tables:
+            for c in clients:
+                await c.close()
+    finally:
+        live.stop()
+    assert drill.returncode == 0, drill.stdout + drill.stderr
+    assert "(sqlite)" in drill.stdout
+    for code, _ in seated:
+        assert _verdicts(drill.stdout, code) == ["OK"], drill.stdout
