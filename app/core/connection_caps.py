@@ -35,7 +35,7 @@ import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 #: paths answered whatever the HTTP budget says (a load balancer's probes)
-EXEMPT_PATHS = frozenset({"/healthz"})
+EXEMPT_PATHS = frozenset({"/healthz", "/livez", "/readyz"})
 
 
 class Counts:
