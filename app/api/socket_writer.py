@@ -31,6 +31,7 @@ from websockets.protocol import OPEN
 
 from app.api.send_watch import send_watch
 from app.api.socket_guard import abort_transport, send_owners
+from app.core import metrics
 from app.realtime.connection import Connection
 
 CLOSE_TOO_SLOW = 1013
@@ -40,6 +41,7 @@ async def close_socket(ws: WebSocket, code: int, reason: str) -> None:
     """Close the socket with ``code`` and ``reason``, if it is still open."""
     with contextlib.suppress(Exception):
         if ws.application_state != WebSocketState.DISCONNECTED:
+            metrics.socket_closed_with(code)
             await ws.close(code=code, reason=reason)
 
 
@@ -80,14 +82,16 @@ class DirectSend:
         protocol frames it (and refuses it when it must)."""
         p = self._protocol
         ws = p.conn
+        payloads = [text.encode() for text in texts]
+        metrics.payloads_sent(payloads)
         if ws.extensions or ws.debug or ws.expect_continuation_frame or ws.state is not OPEN:
-            for text in texts:
-                ws.send_text(text.encode())
+            for payload in payloads:
+                ws.send_text(payload)
             p.transport.write(b"".join(ws.data_to_send()))
             return
         out = ws.data_to_send()  # (anything the protocol queued first goes first)
-        for text in texts:
-            out.append(text_frame(text.encode()))
+        for payload in payloads:
+            out.append(text_frame(payload))
         p.transport.write(b"".join(out))
 
 
@@ -161,6 +165,7 @@ class SocketWriter:
         conn, watch = self.conn, send_watch()
         while True:
             if conn.overflowed:  # too far behind: cut it off (a close would queue too)
+                metrics.cut_off("queue_full")
                 conn.closed = True
                 if not abort_transport(self.ws):
                     await close_socket(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
@@ -180,10 +185,12 @@ class SocketWriter:
                 conn.closed = True
                 return
             if not sent:  # the client does not read: cut it off, no handshake
+                metrics.cut_off("send_timeout")
                 conn.closed = True
                 if not abort_transport(self.ws):
                     await close_socket(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
                 return
+            metrics.text_sent(text)
 
     async def stop(self) -> None:
         """Let already-queued frames (e.g. a final error) go out for a moment, then stop;

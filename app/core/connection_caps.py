@@ -34,6 +34,8 @@ from urllib.parse import unquote_to_bytes
 import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.core import metrics
+
 #: paths answered whatever the HTTP budget says (a load balancer's probes)
 EXEMPT_PATHS = frozenset({"/healthz"})
 
@@ -134,6 +136,7 @@ def refusal_body(message: str) -> bytes:
 
 async def overloaded(scope: Scope, receive: Receive, send: Send) -> None:
     """The answer to an HTTP request over the budget: ``503 overloaded``, retry in 1 s."""
+    metrics.refused("http_budget")
     body = orjson.dumps(
         {"detail": {"code": "overloaded", "message": "the server is busy; retry in a second"}}
     )
@@ -187,9 +190,11 @@ class SocketCaps:
         address = client[0] if client else "unknown"
         token = _seat_token(scope)
         if not self.addresses.enter(address, self.per_address):
+            metrics.refused("sockets_per_address")
             await self._refuse(scope, send, "too many open sockets from this address")
             return
         if token is not None and not self.tokens.enter(token, self.per_token):
+            metrics.refused("sockets_per_token")
             self.addresses.leave(address)
             await self._refuse(scope, send, "too many open sockets for this seat")
             return

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 
 import psycopg
 
+from app.core import metrics
 from app.db.channel import CHANNEL, decode_note
 from app.realtime import presence
 
@@ -67,6 +68,7 @@ class PgListener:
                             for hear in self.presence_subscribers:
                                 hear(note.payload)
                             continue
+                        metrics.notify_heard(note.payload)
                         decoded = decode_note(note.payload)
                         if decoded is not None:
                             await self._tell(*decoded)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.core import metrics
 from app.db.rows import PlayerState, PriorMove
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, devices, play
@@ -40,6 +41,7 @@ class MoveActions:
         raise NotImplementedError  # the service's timed actions
 
     # -- play --------------------------------------------------------------------------
+    @metrics.counts_move("person")
     async def act(
         self,
         table_id: int,
@@ -57,6 +59,7 @@ class MoveActions:
         req = MoveRequest.parse(move, move_id, seq)
         return await self._act(table_id, lambda tx: tx.authenticate(token), req, person=True)
 
+    @metrics.counts_move("bot")
     async def play_bot(self, table_id: int, seat: int, move: str, move_id: str, seq: int) -> None:
         """A computer player's move (app/tables/bot_turns.py): exactly the path of
         :meth:`act`, for the bot in ``seat`` instead of a token's seat."""
@@ -69,6 +72,7 @@ class MoveActions:
 
         await self._act(table_id, the_bot, MoveRequest.parse(move, move_id, seq))
 
+    @metrics.counts_move("autopilot")
     async def play_autopilot(
         self, table_id: int, seat: int, move: str, move_id: str, seq: int
     ) -> None:
