@@ -1,4 +1,4 @@
-"""Seat tokens never reach the log (issue 10, finding 8; issue 31, point 8), whatever
+"""Seat tokens never reach the log, whatever
 the parameter's spelling and whatever comes before it in the query (``#``, ``'``): a
 real server with uvicorn's access log on, at INFO and at DEBUG, gets every spelling over
 HTTP and over WebSocket, and its captured log is grepped for the secrets. The log keeps
@@ -116,7 +116,7 @@ def test_a_path_loses_its_whole_query_and_other_text_is_left_alone() -> None:
 
 @LEVELS
 def test_device_links_and_the_tokens_they_give_never_reach_the_log(pg_url: str, level: str) -> None:
-    """Issue 9: a device link travels in a URL fragment and a POST body only; with the
+    """A device link travels in a URL fragment and a POST body only; with the
     access log and the app's log at INFO or DEBUG, neither the link nor the token its
     claim gives (nor the revoked one) is ever written."""
     server = HardenedServer(pg_url, FIVEUP_LOG_LEVEL=level).start()
