@@ -25,6 +25,7 @@ from app.api.body_timeout import BodyReadTimeout
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
+from app.api.request_id import RequestIds
 from app.core.clock_presets import Presets
 from app.core.connection_caps import SocketCaps
 from app.core.gc_tuning import tune_gc
@@ -32,19 +33,18 @@ from app.core.logging import setup_logging
 from app.core.native import describe_build
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
+from app.db.pg_listener import PgListener
+from app.db.pg_notifier import PgNotifier
 from app.db.pg_store import PgStore
 from app.db.session import make_engine
 from app.db.sqlite_store import SqliteStore
 from app.db.store import Store
 from app.realtime import presence
 from app.realtime.hub import Hub
-from app.realtime.listener import PgListener
-from app.realtime.notifier import PgNotifier
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.service import TableService
 from app.tables.sweep import Sweep
-from app.tables.writer import Committed
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def make_store(settings: Settings, notifier: PgNotifier | None = None) -> Store:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application (the database is connected in the lifespan)."""
     settings = settings or get_settings()
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, settings.log_format)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -115,16 +115,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             clocks=clocks,
         )
 
-        async def deliver(c: Committed) -> None:
-            await hub.committed(c.table, c.players, c.match, c.events)
-
         service = TableService(
             store,
             next_round_seconds=settings.next_round_seconds,
-            deliver=deliver,
-            expecting=hub.expecting,
-            presence=hub.connected_seats,
-            spectators=hub.spectator_count,
+            delivery=hub,
             bot_settings=BotSettings(
                 delay_ms=delay_range(settings.bot_delay_ms),
                 hard_budget_ms=settings.bot_hard_budget_ms,
@@ -136,12 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 handover_moves=settings.autopilot_handover_moves,
                 grace_seconds=settings.disconnect_grace_seconds,
             ),
-            absent_since=hub.absent_since,
-            seat_presence=hub.seat_presence,
             autopilot_level=settings.autopilot_level,
-            present_tables=hub.tables_with_people,
         )
-        hub.on_presence = service.presence_changed  # the autopilot's grace and take-back
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
@@ -219,11 +209,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
     app.add_middleware(ws.DirectSockets)
-    app.add_middleware(  # added last: the outermost of ours (app/core/connection_caps.py)
+    app.add_middleware(  # app/core/connection_caps.py
         SocketCaps,
         per_address=settings.max_sockets_per_address,
         per_token=settings.max_sockets_per_seat_token,
     )
+    app.add_middleware(RequestIds)  # added last, the outermost: every line has the id
     install_error_handlers(app)
     app.include_router(health.router)
     if settings.docs:

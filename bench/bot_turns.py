@@ -24,6 +24,7 @@ import random
 import secrets
 import statistics
 import time
+from collections.abc import Awaitable, Callable
 
 import psycopg
 
@@ -31,9 +32,24 @@ from app.core.settings import Settings
 from app.db.migrate import migrate_to_head
 from app.engine.views import legal_entries
 from app.main import make_store
+from app.realtime.committed import Committed
 from app.tables.bot_turns import BotSettings
+from app.tables.delivery_port import NoDelivery
 from app.tables.service import TableService
-from app.tables.writer import Committed
+
+
+class Watching(NoDelivery):
+    """Every commit, projected, to ``deliver``."""
+
+    def __init__(self, deliver: Callable[[Committed], Awaitable[None]]) -> None:
+        super().__init__()
+        self._deliver = deliver
+
+    def watches(self, table_id: int) -> bool:
+        return True
+
+    async def committed(self, c: Committed) -> None:
+        await self._deliver(c)
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -56,11 +72,18 @@ async def run(url: str, args: argparse.Namespace) -> None:
         if tid in due_at and any(e.move_id and e.move_id.startswith("bot-") for e in c.events):
             turn_ms.append((now - due_at.pop(tid)) * 1000)
             bot_moves += 1
-        m = c.match
+        views = c.views
+        public = views.public if views is not None else None
         if c.table.status == "finished":
             person_due.put_nowait(tid)
-        elif m is not None and not m.round_over and m.turn is not None:
-            if m.turn == 0:
+        elif (
+            public is not None
+            and views is not None
+            and views.summary is not None
+            and not views.summary.round_over
+            and public["turn"] is not None
+        ):
+            if public["turn"] == 0:
                 person_due.put_nowait(tid)
             else:
                 due_at[tid] = now
@@ -68,7 +91,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
     svc = TableService(
         make_store(Settings(database_url=url)),
         next_round_seconds=0,
-        deliver=deliver,
+        delivery=Watching(deliver),
         bot_settings=BotSettings(hard_budget_ms=args.budget, pool=args.pool),
     )
     tokens: dict[int, str] = {}

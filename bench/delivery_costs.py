@@ -21,9 +21,11 @@ from typing import cast
 from app.db.rows import EventRecord, PlayerState, TableState, TableStatus
 from app.db.store import Store
 from app.engine import Match
+from app.realtime.committed import Committed
 from app.realtime.connection import Connection
+from app.realtime.feed import Feed
 from app.realtime.hub import Hub
-from app.realtime.hub_presence import Feed
+from app.realtime.projection import Projector
 
 
 async def run(moves: int, seed: int, spectators: int) -> tuple[float, int]:
@@ -41,7 +43,8 @@ async def run(moves: int, seed: int, spectators: int) -> tuple[float, int]:
     conns = [Connection(1, "ABCDEF", s, s + 1, f"t{s}") for s in (0, 1)]
     conns += [Connection(1, "ABCDEF", None, None, None) for _ in range(spectators)]
     match = Match.new(2, rng)
-    feed = Feed(1, conns=set(conns), seq=0, info=None, match=match)
+    feed = Feed(1, conns=set(conns), seq=0, info=None)
+    projector = Projector()
     hub.feeds[1] = feed
     spent, frames = 0.0, 0
     for _ in range(moves):
@@ -55,7 +58,8 @@ async def run(moves: int, seed: int, spectators: int) -> tuple[float, int]:
         table.seq += 1
         event = EventRecord(table.seq, str(payload["type"]), payload, seat=payload.get("seat"))
         t0 = time.perf_counter()
-        await hub.committed(table, players, match, [event])
+        views = projector.project(1, table.seq, 1, match)
+        await hub.committed(Committed(table, tuple(players), (event,), views))
         spent += time.perf_counter() - t0
         for c in conns:
             while c.next_frame() is not None:

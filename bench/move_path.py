@@ -29,7 +29,6 @@ from app.main import make_store
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.tables.service import TableService
-from app.tables.writer import Committed
 
 
 def _discarder(conn: Connection) -> Callable[[], None]:
@@ -43,11 +42,7 @@ def _discarder(conn: Connection) -> Callable[[], None]:
 async def run(url: str, tables: int, moves: int, deliver: bool, together: bool) -> float:
     store = make_store(Settings(database_url=url))
     hub = Hub(store, next_round_seconds=0)
-
-    async def to_hub(c: Committed) -> None:
-        await hub.committed(c.table, c.players, c.match, c.events)
-
-    svc = TableService(store, next_round_seconds=0, deliver=to_hub if deliver else None)
+    svc = TableService(store, next_round_seconds=0, delivery=hub if deliver else None)
     rng = random.Random(2)
     seated = []
     for _ in range(tables):

@@ -13,11 +13,15 @@ Two ways, the same order and the same bounds:
   within ``FIVEUP_SOCKET_SEND_TIMEOUT`` is cut off without a close handshake, and one
   that falls ``FIVEUP_SOCKET_QUEUE_BYTES`` behind is closed with 1013.
 
-The direct write is uvicorn's own: its sans-I/O WebSocket protocol
-(``ws="websockets-sansio"``, the one ``fiveup serve`` runs) frames the text with the
+A frame is bytes from its encoding to the socket (:func:`app.realtime.frames.encode`:
+UTF-8 JSON), so the queue's byte bound counts what goes on the wire. The direct write is
+uvicorn's own: its sans-I/O WebSocket protocol (``ws="websockets-sansio"``, the one
+``fiveup serve`` runs) frames the bytes as a WebSocket *text* frame (opcode 1) with the
 ``websockets`` library and writes it to the asyncio transport, which is what its ASGI
-``send`` does once the transport is writable. Under any other server the task path
-alone is used.
+``send`` does once the transport is writable. The task path goes through ASGI, whose
+``websocket.send`` carries a text frame only as ``str`` (``bytes`` would make it a
+binary frame, which a client must not get): it decodes each frame there, once, at the
+very end. Under any other server the task path alone is used.
 """
 
 from __future__ import annotations
@@ -70,24 +74,25 @@ class DirectSend:
             and not p.transport.is_closing()
         )
 
-    def write(self, texts: list[str]) -> None:
-        """Frame each text and write them all in one call (raises if the WebSocket is
-        no longer open).
+    def write(self, frames: list[bytes]) -> None:
+        """Frame each frame's bytes (UTF-8 JSON) as a text frame and write them all in
+        one call (raises if the WebSocket is no longer open).
 
         Without an extension (permessage-deflate is off unless ``FIVEUP_WS_DEFLATE``) a
-        server's text frame is its header and the text as it is, framed here
+        server's text frame is its header and the bytes as they are, framed here
         (:func:`text_frame`); otherwise, or in any state but open, the ``websockets``
-        protocol frames it (and refuses it when it must)."""
+        protocol frames them (``send_text``, which takes the encoded bytes, and refuses
+        them when it must)."""
         p = self._protocol
         ws = p.conn
         if ws.extensions or ws.debug or ws.expect_continuation_frame or ws.state is not OPEN:
-            for text in texts:
-                ws.send_text(text.encode())
+            for data in frames:
+                ws.send_text(data)
             p.transport.write(b"".join(ws.data_to_send()))
             return
         out = ws.data_to_send()  # (anything the protocol queued first goes first)
-        for text in texts:
-            out.append(text_frame(text.encode()))
+        for data in frames:
+            out.append(text_frame(data))
         p.transport.write(b"".join(out))
 
 
@@ -147,11 +152,11 @@ class SocketWriter:
             and not conn.closed
             and direct.ready()
         ):
-            texts = conn.take_all()
-            if not texts:
+            frames = conn.take_all()
+            if not frames:
                 return
             try:
-                direct.write(texts)
+                direct.write(frames)
             except Exception:  # the socket is gone: the reader ends the connection
                 conn.closed = True
             return
@@ -165,17 +170,18 @@ class SocketWriter:
                 if not abort_transport(self.ws):
                     await close_socket(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
                 return
-            text = conn.next_frame()
-            if text is None:
+            data = conn.next_frame()
+            if data is None:
                 if conn.closing is not None:  # asked by the hub (4410/4411: revoked)
                     conn.closed = True
                     await close_socket(self.ws, *conn.closing)
                 return
             # the deadline is kept by the loop's one send watch, not a timeout scope per
             # frame (a timer scheduled and cancelled per frame, though almost every send
-            # is over at once: about 4 % of the server's CPU per move in the profile)
+            # is over at once, costs more than the send: docs/benchmarks.md)
+            # ASGI sends a text frame only from str: decoded here, at the very end
             try:
-                sent = await watch.run(self.ws.send_text(text), self.timeout)
+                sent = await watch.run(self.ws.send_text(data.decode()), self.timeout)
             except Exception:  # the socket is gone: the reader ends the connection
                 conn.closed = True
                 return

@@ -28,13 +28,16 @@ class Settings(BaseSettings):
     static_dir: Path = Field(default_factory=lambda: bundled_dir("static"))
     max_frame_bytes: int = 16384
     log_level: str = "INFO"
+    #: ``json`` (one JSON object per line), ``console`` (readable lines) or ``auto``:
+    #: console when stderr is a terminal, else json (app/core/logging.py)
+    log_format: Literal["auto", "json", "console"] = "auto"
     #: PostgreSQL connections of the store (app/db/pg_store.py) — every read and write.
     #: A commit waits for the WAL flush, so commits/s grow with concurrent connections
     #: (group commit); keep room under the server's max_connections per process.
     db_writers: int = Field(default=16, ge=1, le=200)
     #: PostgreSQL: ``in_transaction`` (pg_notify inside each change's transaction: atomic
     #: with the commit) or ``after_commit`` (sent right after it, batched; faster under
-    #: load, see app/realtime/notifier.py for the trade-off)
+    #: load, see app/db/pg_notifier.py for the trade-off)
     notify: Literal["in_transaction", "after_commit"] = "in_transaction"
     #: WebSocket permessage-deflate (``FIVEUP_WS_DEFLATE``). Off by default: it keeps tens
     #: of KB of compression state per open socket on the server and costs CPU per frame.

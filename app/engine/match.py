@@ -46,9 +46,7 @@ class Match:
         "laid",
         "logged",
         "over",
-        "own_log_cache",
         "players",
-        "public_view_cache",
         "round",
         "round_number",
         "scores",
@@ -78,11 +76,6 @@ class Match:
         self.settlement: Json | None = None
         self.over = False
         self.winner: int | None = None
-        # (key, view) of the part of every view that is the same for all (see views.py)
-        self.public_view_cache: tuple[tuple[int, int, int], Json] | None = None
-        # per seat: (key, entries looked at, the log as the seat sees it, or None when
-        # it has not drawn this round) (see views.py)
-        self.own_log_cache: dict[int, tuple[tuple[int, int], int, list[Json] | None]] = {}
         #: the current round's log as :meth:`to_dict` writes it, for the round it was
         #: written for (a round's log only grows: each entry is converted once)
         self.logged: tuple[Round, list[list[Any]]] | None = None
@@ -258,8 +251,6 @@ class Match:
         self.over = True
         self.winner = winner
         self.round.turn = None
-        self.public_view_cache = None
-        self.own_log_cache = {}
         return {"type": "resigned", "seat": seat, "winner": winner}
 
     def _begin(self, rnd: Round) -> None:

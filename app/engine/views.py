@@ -18,6 +18,8 @@ drawn tile but your own, until the settlement reveals the hands (R5, R22).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from app.types import Json
 
 from .describe import describe_layout
@@ -91,28 +93,36 @@ def layout_data(rnd: Round, before: list[Json] | None = None) -> Json:
     }
 
 
-def _public_view(match: Match) -> Json:
-    """The part of every recipient's view that is the same for all: built once per state.
+def public_fields(match: Match, earlier: Json | None = None) -> Json:
+    """The fields of every recipient's view that are the same for all (a spectator's
+    whole view, descriptions left ``None``): :func:`view_for` is this updated with
+    :func:`own_fields`. Draws are blanked here (R5); a seat's own draws are put back by
+    :func:`own_view`.
 
-    Cached on the match under a key that changes with every move and every deal, so
-    the server building one view per seat and spectator pays for the layout, its
-    descriptions and the log once. Draws are blanked here (R5); a seat's own draws are
-    put back in :func:`view_for`.
+    ``earlier``: the public fields of an earlier state of **the same round of the same
+    match**, or ``None``. A round's log and layout only grow, so the entries already
+    built there are reused (the same objects: a patch between the two views compares
+    them by identity) and only the new ones are built. The engine keeps no cache: the
+    caller (app/realtime/projection.py) holds the earlier fields and vouches for them.
+
+    >>> import random
+    >>> from app.engine.match import Match
+    >>> m = Match.new(2, random.Random(4))
+    >>> before = public_fields(m)
+    >>> _ = m.play(m.turn, m.legal_moves(m.turn)[0])
+    >>> after = public_fields(m, before)
+    >>> after == public_fields(m), len(after["log"]), after["log"] is before["log"]
+    (True, 1, False)
     """
     rnd = match.round
-    key = (match.round_number, len(rnd.log), id(rnd))
-    cached = match.public_view_cache
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    # the same round seen before: its log and its layout only grew since (the entries
-    # already built are reused, so views of successive states share them)
-    earlier = cached[1] if cached is not None and cached[0][::2] == key[::2] else None
+    if earlier is not None and len(earlier["log"]) > len(rnd.log):
+        earlier = None  # not an earlier state of this round: built afresh
     log: list[Json] = []
-    if earlier is not None and len(earlier["log"]) <= len(rnd.log):
+    if earlier is not None:
         log = earlier["log"].copy()
     for i in range(len(log), len(rnd.log)):
         log.append(project_event(entry_dict(match.round_number, i, rnd.log[i]), None))
-    public: Json = {
+    return {
         "format": VIEW_FORMAT,
         "players": match.players,
         "target": match.target,
@@ -129,15 +139,13 @@ def _public_view(match: Match) -> Json:
         "must_play": None,
         "legal": [],
         "layout": _layout_of(rnd, earlier),
-        "description": None,  # filled in by view_for(..., describe=True), once per state
+        "description": None,  # filled in by view_for(..., describe=True)
         "description_uk": None,
         "log": log,
         "last_move": log[-1] if log else None,
         "settlement": match.settlement,  # hands revealed at settlement (R22)
         "winner": match.winner,
     }
-    match.public_view_cache = (key, public)
-    return public
 
 
 def _layout_of(rnd: Round, earlier: Json | None) -> Json:
@@ -155,9 +163,9 @@ def _layout_of(rnd: Round, earlier: Json | None) -> Json:
 def view_for(match: Match, recipient: int | None, *, describe: bool = True) -> Json:
     """The state as ``recipient`` (a seat, or ``None`` for a spectator) may see it.
 
-    The result shares its nested public parts with other recipients' views of the same
-    state: treat it as read-only (serialise it, don't edit it). ``describe=False`` leaves
-    the two layout descriptions out (``None``), for a caller that does not send them.
+    The result shares its nested parts (hands, log entries) with other views: treat it
+    as read-only (serialise it, don't edit it). ``describe=False`` leaves the two layout
+    descriptions out (``None``), for a caller that does not send them.
 
     >>> import random
     >>> from app.engine.match import Match
@@ -167,20 +175,20 @@ def view_for(match: Match, recipient: int | None, *, describe: bool = True) -> J
     >>> isinstance(view_for(m, 0)["description"], str)
     True
     """
-    public = _public_view(match)
-    if describe and public["description"] is None:
-        public["description"] = describe_layout(match.round.layout)
-        public["description_uk"] = describe_layout(match.round.layout, "uk")
-    view = dict(public)
+    view = public_fields(match)
+    if describe:
+        view["description"] = describe_layout(match.round.layout)
+        view["description_uk"] = describe_layout(match.round.layout, "uk")
     view.update(own_fields(match, recipient))
     return view
 
 
-def public_fields(match: Match) -> Json:
-    """The fields of every recipient's view that are the same for all (a spectator's
-    whole view, descriptions left ``None``): :func:`view_for` is this updated with
-    :func:`own_fields`. Shared with other views of the state: read-only."""
-    return _public_view(match)
+class OwnView(NamedTuple):
+    """A recipient's own view fields (:func:`own_fields`) and how many entries of the
+    round's log they were built from, to build the next state's on."""
+
+    fields: Json
+    seen: int
 
 
 def own_fields(match: Match, recipient: int | None) -> Json:
@@ -194,8 +202,26 @@ def own_fields(match: Match, recipient: int | None) -> Json:
     >>> own_fields(m, None), sorted(own_fields(m, 0))
     ({}, ['hand', 'legal', 'must_play', 'you'])
     """
+    return own_view(match, recipient, public_fields(match)).fields
+
+
+def own_view(
+    match: Match, recipient: int | None, public: Json, earlier: OwnView | None = None
+) -> OwnView:
+    """:func:`own_fields`, given the state's :func:`public_fields` (``public``) and,
+    optionally, the recipient's own view of an earlier state of **the same round of the
+    same match** (``earlier``), whose log entries are reused.
+
+    >>> import random
+    >>> from app.engine.match import Match
+    >>> m = Match.new(2, random.Random(4))
+    >>> first = own_view(m, 0, public_fields(m))
+    >>> _ = m.play(m.turn, m.legal_moves(m.turn)[0])
+    >>> own_view(m, 0, public_fields(m), first).fields == own_fields(m, 0)
+    True
+    """
     if recipient is None or not 0 <= recipient < match.players:
-        return {}
+        return OwnView({}, 0)
     rnd = match.round
     you = recipient
     fields: Json = {
@@ -204,32 +230,27 @@ def own_fields(match: Match, recipient: int | None) -> Json:
         "must_play": NAMES[rnd.must_play] if rnd.turn == you and rnd.must_play >= 0 else None,
         "legal": legal_entries(match, you),
     }
-    log = _own_log(match, you)
+    if earlier is not None and earlier.seen > len(rnd.log):
+        earlier = None  # not an earlier state of this round
+    seen, log = (0, None) if earlier is None else (earlier.seen, earlier.fields.get("log"))
+    log = _own_log(match, you, public["log"], seen, log)
     if log is not None:
         fields["log"] = log
         fields["last_move"] = log[-1]
-    return fields
+    return OwnView(fields, len(rnd.log))
 
 
-def _own_log(match: Match, seat: int) -> list[Json] | None:
+def _own_log(
+    match: Match, seat: int, public_log: list[Json], seen: int, log: list[Json] | None
+) -> list[Json] | None:
     """The round's log as ``seat`` sees it, its own drawn tiles shown (R5), or ``None``
-    when it has drawn nothing this round (the public log is its log then).
-
-    Cached on the match per seat and built on from the last one: a log only grows, so
-    the entries already built are kept (the same objects; a patch between two views
-    compares them by identity) and only the new ones are looked at.
-    """
+    when it has drawn nothing this round (the public log is its log then). ``log``: that
+    log as it was after the first ``seen`` entries; only the entries after those are
+    looked at (a log only grows)."""
     rnd = match.round
-    key = (match.round_number, id(rnd))
-    cached = match.own_log_cache.get(seat)
-    if cached is not None and cached[0] == key and cached[1] <= len(rnd.log):
-        _, seen, log = cached
-        if seen == len(rnd.log):
-            return log
-    else:
-        seen, log = 0, None
-    public_log: list[Json] = _public_view(match)["log"]
-    grown = None if log is None else log.copy()
+    if log is not None and seen == len(rnd.log):
+        return log  # nothing new: the same list
+    grown = None if log is None else log[:seen]
     for i in range(seen, len(rnd.log)):
         entry = rnd.log[i]
         if entry[0] == seat and entry[3] != NO_TILE:
@@ -238,7 +259,6 @@ def _own_log(match: Match, seat: int) -> list[Json] | None:
             grown.append(entry_dict(match.round_number, i, entry))  # your own draw (R5)
         elif grown is not None:
             grown.append(public_log[i])
-    match.own_log_cache[seat] = (key, len(rnd.log), grown)
     return grown
 
 

@@ -1,8 +1,9 @@
 """One client socket on one table, and its outbound queue — bounded in bytes.
 
-Frames are queued already encoded (JSON text): what a socket holds is exactly what it
-will send. A client that falls more than ``max_bytes`` behind is dropped (it can
-reconnect and resync): the writer closes it with 1013. A new snapshot supersedes every
+Frames are queued already encoded (:func:`app.realtime.frames.encode`: the UTF-8 bytes
+of their JSON), and the queue counts their bytes: what a socket holds is exactly what it
+will send, byte for byte, as the payloads of WebSocket text frames. A client that falls
+more than ``max_bytes`` bytes behind is dropped (it can reconnect and resync): the writer closes it with 1013. A new snapshot supersedes every
 snapshot and event still queued before it (acks, errors and presence stay). Nothing runs
 for an idle socket: the socket's writer task exists only while frames wait.
 """
@@ -43,11 +44,12 @@ class Connection:
     #: and nothing more is queued (app/realtime/revoke.py)
     closing: tuple[int, str] | None = None
     _digest: str | None = None
-    _frames: deque[tuple[str, str]] = field(default_factory=deque)
+    _frames: deque[tuple[str, bytes]] = field(default_factory=deque)
     _bytes: int = 0
 
     @property
     def queued_bytes(self) -> int:
+        """The bytes of the frames waiting: the payload bytes they will take on the wire."""
         return self._bytes
 
     def token_digest(self) -> str | None:
@@ -62,38 +64,39 @@ class Connection:
         if self.on_ready is not None:
             self.on_ready()
 
-    def put(self, text: str, kind: str = "other") -> None:
-        """Queue an encoded frame of ``kind`` (``snapshot``, ``event`` or other)."""
+    def put(self, data: bytes, kind: str = "other") -> None:
+        """Queue an encoded frame (its UTF-8 JSON bytes) of ``kind`` (``snapshot``,
+        ``event`` or other)."""
         if self.closed or self.overflowed or self.closing is not None:
             return
         if kind == "snapshot" and self._frames:
             kept = deque(f for f in self._frames if f[0] not in _SUPERSEDED)
-            self._bytes = sum(len(t) for _, t in kept)
+            self._bytes = sum(len(d) for _, d in kept)
             self._frames = kept
-        if self._bytes + len(text) > self.max_bytes:
+        if self._bytes + len(data) > self.max_bytes:
             self.overflowed = True  # too slow: the sender closes the socket (1013)
             self._frames.clear()
             self._bytes = 0
         else:
-            self._frames.append((kind, text))
-            self._bytes += len(text)
+            self._frames.append((kind, data))
+            self._bytes += len(data)
         if self.on_ready is not None:
             self.on_ready()
 
-    def next_frame(self) -> str | None:
+    def next_frame(self) -> bytes | None:
         """The next frame to send, or None when there is none (see :attr:`overflowed`)."""
         if not self._frames:
             return None
-        _, text = self._frames.popleft()
-        self._bytes -= len(text)
-        return text
+        _, data = self._frames.popleft()
+        self._bytes -= len(data)
+        return data
 
-    def take_all(self) -> list[str]:
+    def take_all(self) -> list[bytes]:
         """Every frame waiting, in order (the queue is then empty)."""
-        texts = [text for _, text in self._frames]
+        frames = [data for _, data in self._frames]
         self._frames.clear()
         self._bytes = 0
-        return texts
+        return frames
 
     def empty(self) -> bool:
         return not self._frames

@@ -9,19 +9,19 @@ table info's patch (``table_patch``), to the state after the run (docs/protocol.
 Event frames). Each text is encoded once per recipient class, whatever the number of
 sockets of that class.
 
-Pure: the hub (:mod:`app.realtime.hub`) says what its sockets were sent before (a
-:class:`Sent`) and queues what this builds.
+Pure, and built from a :class:`~app.realtime.projection.Projection` of the committed
+state only (never a live match): the hub (:mod:`app.realtime.hub`) says what its
+sockets were sent before (a :class:`Sent`) and queues what this builds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from app.db.rows import EventRecord
-from app.engine import Match
-from app.engine.views import own_fields, public_fields
 from app.realtime.frames import Recipient, encode, project_stored_event
+from app.realtime.projection import Projection
 from app.realtime.view_patch import ViewPatches, whole
 from app.types import Json
 
@@ -35,26 +35,31 @@ class Sent:
     public: Json | None = None
     views: dict[Recipient, Json | None] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, projection: Projection, recipients: Collection[Recipient]) -> Sent:
+        """What ``recipients`` hold once sent ``projection``."""
+        return cls(projection.public, {r: projection.own_fields(r) for r in recipients})
+
 
 def event_texts(
-    events: list[EventRecord],
+    events: Sequence[EventRecord],
     recipients: Collection[Recipient],
-    match: Match | None,
+    projection: Projection,
     sent: Sent,
     table_patch: Json | None,
-) -> tuple[dict[Recipient, list[str]], Sent]:
+) -> tuple[dict[Recipient, list[bytes]], Sent]:
     """Each recipient's encoded event frames for ``events``, and the views they hold
     after them. ``sent``: the views they held before (a recipient missing from it gets
     its whole view)."""
-    public = public_part(match)
-    owns: dict[Recipient, Json | None] = {r: own_part(match, r) for r in recipients}
+    after = Sent.of(projection, recipients)
+    public, owns = after.public, after.views
     old_public = sent.public
     patches = (
         ViewPatches(old_public, public) if old_public is not None and public is not None else None
     )
     last = events[-1]
     earlier = events[:-1]
-    texts: dict[Recipient, list[str]] = {}
+    texts: dict[Recipient, list[bytes]] = {}
     for r in recipients:
         frames = [
             encode({"type": "event", "seq": e.seq, "event": project_stored_event(e.payload, r)})
@@ -70,7 +75,7 @@ def event_texts(
             frame["table_patch"] = table_patch
         frames.append(encode(frame))
         texts[r] = frames
-    return texts, Sent(public, owns)
+    return texts, after
 
 
 def _add_view(
@@ -94,13 +99,3 @@ def _add_view(
 
 
 _NONE = object()  # a recipient class with no view sent yet
-
-
-def public_part(match: Match | None) -> Json | None:
-    """Every recipient's public view fields (``None`` without a match)."""
-    return public_fields(match) if match is not None else None
-
-
-def own_part(match: Match | None, recipient: Recipient) -> Json | None:
-    """A recipient's own view fields (``None`` without a match)."""
-    return own_fields(match, recipient) if match is not None else None

@@ -1,6 +1,6 @@
 """Per-recipient frames — the one projection for everything a client receives.
 
-Every outbound frame is built here from the engine's projections (``view_for``,
+Every outbound frame is built here from the projections (``Projection.view``,
 ``project_event``) for one recipient (a seat, or ``None`` for a spectator). Table events
 (seating, votes, round starts) carry no tile by construction but are still copied field by
 field from a whitelist. The frames' shapes are the models in :mod:`app.schemas`.
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.core.json_text import json_text
-from app.engine import Match, project_event, view_for
+from app.core.json_text import json_bytes
+from app.engine import project_event
 from app.engine.describe import describe_laid
 from app.realtime.table_info import utc_iso
 from app.types import Json
@@ -49,13 +49,17 @@ DESCRIPTION_FIELDS = ("description", "description_uk")
 NESTED_VIEW_FIELDS = ("layout",)
 
 
-def encode(frame: Json) -> str:
-    """A frame as JSON text (compact; what goes on the wire; :func:`~app.core.json_text.json_text`).
+def encode(frame: Json) -> bytes:
+    """A frame as compact JSON, UTF-8 encoded: the bytes that go on the wire as the
+    payload of one WebSocket text frame, from here to the socket without being decoded
+    (:func:`~app.core.json_text.json_bytes`), so a socket's queue counts what it sends.
 
     >>> encode({"type": "ack", "seq": 3}), encode({"scores": {0: 5}})
-    ('{"type":"ack","seq":3}', '{"scores":{"0":5}}')
+    (b'{"type":"ack","seq":3}', b'{"scores":{"0":5}}')
+    >>> len(encode({"text": "привіт"})) - len(encode({"text": ""}))  # two bytes a letter
+    12
     """
-    return json_text(frame)
+    return json_bytes(frame)
 
 
 def project_stored_event(payload: Json, recipient: int | None) -> Json:
@@ -77,11 +81,12 @@ def snapshot_frame(
     seq: int,
     recipient: int | None,
     info: Json,
-    match: Match | None,
+    view: Json | None,
     missed: list[Json] | None = None,
     chat: list[Json] | None = None,
 ) -> Json:
     """The ``snapshot`` frame (on connect, on resync, after ``stale``/``conflict``);
+    ``view``: the recipient's whole view (``Projection.view``, ``None``: no match);
     ``chat``: the recent chat as ``{"seq", "event"}`` items (``None``: not read, the
     client keeps what it holds)."""
     return {
@@ -90,7 +95,7 @@ def snapshot_frame(
         "server_time": utc_iso(datetime.now(UTC)),  # for the client's clock skew
         "you": recipient,
         "table": info,
-        "view": view_for(match, recipient) if match else None,
+        "view": view,
         "events": missed or [],
         "chat": chat,
     }

@@ -26,27 +26,30 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from app.core.clock_presets import Presets
 from app.core.locks import KeyedLocks
 from app.db.rows import Catchup, EventRecord, PlayerState, TableState
 from app.db.store import Store, Unavailable
-from app.engine import Match
+from app.realtime.committed import Committed
 from app.realtime.connection import Connection
-from app.realtime.delivery import Sent, event_texts, own_part, public_part
+from app.realtime.delivery import Sent, event_texts
+from app.realtime.feed import Feed
 from app.realtime.frames import (
     description_frame,
     encode,
     project_stored_event,
     snapshot_frame,
 )
-from app.realtime.hub_notices import RESYNC_EVENT_LIMIT, NoticeMixin
-from app.realtime.hub_presence import Feed, PresenceMixin
+from app.realtime.hub_notices import RESYNC_EVENT_LIMIT, Catchups
+from app.realtime.hub_presence import HubPresence
 from app.realtime.patch import diff
 from app.realtime.presence import PresenceLog, RemotePresence
+from app.realtime.presence_changes import PresenceChanges
+from app.realtime.projection import Projection, Projector
 from app.realtime.revoke import REVOKING_KINDS, close_revoked
-from app.realtime.table_info import seats_key, table_info
+from app.realtime.table_info import MatchSummary, seats_key, table_info
 from app.types import Json
 
 log = logging.getLogger(__name__)
@@ -60,8 +63,12 @@ FOLLOWING_KINDS = frozenset({"moved_seat", "left", "kicked", "seat_replaced"})
 CHAT_IN_SNAPSHOT = 50
 
 
-class Hub(NoticeMixin, PresenceMixin):
-    """All sockets of this process, per table."""
+class Hub:
+    """All sockets of this process, per table: the one delivery path, with its parts
+    :attr:`presence` (:class:`~app.realtime.hub_presence.HubPresence`: who is here, on
+    every process) and :attr:`catchups` (:class:`~app.realtime.hub_notices.Catchups`:
+    commits read back from the store). It is the tables layer's
+    :class:`~app.tables.delivery_port.Delivery`."""
 
     def __init__(
         self,
@@ -83,14 +90,41 @@ class Hub(NoticeMixin, PresenceMixin):
         self.publish = publish
         #: since when each seat is connected, away or disconnected (as this process saw)
         self.presence_log = PresenceLog(started=time.time())
-        self.on_presence = None  # set by the app: TableService.presence_changed
-        NoticeMixin.__init__(self)  # the catch-ups' bookkeeping
+        #: told of every change of a seat's presence (the tables layer subscribes)
+        self.presence_changes = PresenceChanges()
+        #: the projections of what this process reads from the database (its own
+        #: commits come projected: :class:`~app.realtime.committed.Committed`)
+        self.projector = Projector()
+        self.presence = HubPresence(
+            self.feeds, self.presence_log, self.presence_changes, remote, publish
+        )
+        self.catchups = Catchups(self.feeds, store, self._locks, self._catch_up)
+        # the parts' answers, each at its home (Delivery's presence reads among them)
+        presence, catchups = self.presence, self.catchups
+        self.connected_seats = presence.connected_seats
+        self.spectator_count = presence.spectator_count
+        self.absent_since = presence.absent_since
+        self.seat_presence = presence.seat_presence
+        self.tables_with_people = presence.tables_with_people
+        self.local_presence = presence.local_presence
+        self.local_seats = presence.local_seats
+        self.seat_states = presence.seat_states
+        self.set_away = presence.set_away
+        self.presence_frame = presence.presence_frame
+        self.heard = presence.heard
+        self.presence_heartbeat = presence.presence_heartbeat
+        self.goodbye = presence.goodbye
+        self.expecting = catchups.expecting
+        self.notice = catchups.notice
+        self.poke = catchups.poke
+        self.poke_all = catchups.poke_all
+        self.reconcile = catchups.reconcile
 
     def _info(
         self,
         table: TableState,
-        players: list[PlayerState],
-        match: Match | None,
+        players: Sequence[PlayerState],
+        match: MatchSummary | None,
         *,
         track: bool = True,
         feed: Feed | None = None,
@@ -99,7 +133,7 @@ class Hub(NoticeMixin, PresenceMixin):
         taken as they are when nothing they show has changed since: the same players
         and no presence change), and remembered there with what its seats show."""
         if track:
-            self._track(table.id)  # the sockets here may have just changed seats
+            self.presence.track(table.id)  # the sockets here may have just changed seats
         before = seats = key = None
         if feed is not None:
             before = feed.info
@@ -135,16 +169,16 @@ class Hub(NoticeMixin, PresenceMixin):
                 raise
         if first and self.publish is not None and self.remote is not None:
             self.publish(f"{self.remote.process}|?|{conn.table_id}")  # who else is here?
-        self._local_changed(conn.table_id, before)
-        self._presence_changed(conn.table_id, force_to=conn)
+        self.presence.local_changed(conn.table_id, before)
+        self.presence.changed(conn.table_id, force_to=conn)
 
     async def detach(self, conn: Connection) -> None:
         before = self.local_presence(conn.table_id)
         feed = self.feeds.get(conn.table_id)
         if feed is not None:
             self._drop(feed, conn)
-        self._local_changed(conn.table_id, before)
-        self._presence_changed(conn.table_id)
+        self.presence.local_changed(conn.table_id, before)
+        self.presence.changed(conn.table_id)
 
     def _drop(self, feed: Feed, conn: Connection) -> None:
         feed.conns.discard(conn)
@@ -193,8 +227,8 @@ class Hub(NoticeMixin, PresenceMixin):
             self._drop(feed, conn)
             return
         self._follow_player(conn, cu.players)
-        match = cu.table.match()
-        info = self._info(cu.table, cu.players, match)
+        proj = self._project(cu)
+        info = self._info(cu.table, cu.players, proj.summary)
         missed: list[Json] = []
         if last_seq is not None and cu.events and cu.events[0].seq <= last_seq + 1:
             missed = [
@@ -213,7 +247,7 @@ class Hub(NoticeMixin, PresenceMixin):
                     seq=cu.table.seq,
                     recipient=conn.seat,
                     info=info,
-                    match=match,
+                    view=proj.view(conn.seat),
                     missed=missed,
                     chat=chat,
                 )
@@ -223,11 +257,16 @@ class Hub(NoticeMixin, PresenceMixin):
         conn.last_seq = cu.table.seq
         if feed.seq < 0 or cu.table.seq > feed.seq:  # the feed is at the database's seq now
             feed.seq, feed.info, feed.seats_key = cu.table.seq, info, None
-            feed.sent = Sent(public_part(match))
-        feed.sent.views.setdefault(conn.seat, own_part(match, conn.seat))
+            feed.sent = Sent(proj.public)
+        feed.sent.views.setdefault(conn.seat, proj.own_fields(conn.seat))
+
+    def _project(self, cu: Catchup) -> Projection:
+        """The projection of the table's state as read from the database."""
+        table = cu.table
+        return self.projector.project(table.id, table.seq, table.match_number, table.match())
 
     @staticmethod
-    def _follow_player(conn: Connection, players: list[PlayerState]) -> None:
+    def _follow_player(conn: Connection, players: Sequence[PlayerState]) -> None:
         """A socket follows its player's seat; a removed player's socket spectates."""
         if conn.player_id is None:
             return
@@ -238,14 +277,13 @@ class Hub(NoticeMixin, PresenceMixin):
             conn.seat = me.seat
 
     # -- delivery ------------------------------------------------------------------------
-    async def committed(
-        self,
-        table: TableState,
-        players: list[PlayerState],
-        match: Match | None,
-        events: list[EventRecord],
-    ) -> None:
+    def watches(self, table_id: int) -> bool:
+        """Whether a socket here follows the table (its commits are projected then)."""
+        return table_id in self.feeds
+
+    async def committed(self, c: Committed) -> None:
         """A commit of this process: deliver it as it is (never raises)."""
+        table, players, events, proj = c.table, c.players, c.events, c.views
         feed = self.feeds.get(table.id)
         if feed is None:
             # no socket here yet (a table just created, a practice table started before
@@ -258,24 +296,27 @@ class Hub(NoticeMixin, PresenceMixin):
                 if feed.seq < 0 or events[-1].seq <= feed.seq:
                     return  # no socket yet, or delivered already (a NOTIFY was faster)
                 if events[0].seq > feed.seq + 1:  # something in between came from elsewhere
-                    await self._poke_locked(feed, events[-1].seq)
+                    await self.catchups.poke_locked(feed, events[-1].seq)
+                    return
+                if proj is None or proj.seq != events[-1].seq:  # not projected: read it
+                    await self.catchups.poke_locked(feed, events[-1].seq)
                     return
                 fresh = [e for e in events if e.seq > feed.seq]
-                self._deliver(feed, fresh, table, players, match)
+                self._deliver(feed, fresh, table, players, proj)
         except Exception as exc:
             log.warning(
                 "table %s: delivery failed (%s); sockets resync", table.id, type(exc).__name__
             )
 
     def _catch_up(self, feed: Feed, cu: Catchup, exclude: Connection | None = None) -> None:
-        match = cu.table.match()
+        proj = self._project(cu)
         events = [e for e in cu.events if e.seq > feed.seq]
         if events and events[0].seq == feed.seq + 1:
-            self._deliver(feed, events, cu.table, cu.players, match, exclude)
+            self._deliver(feed, events, cu.table, cu.players, proj, exclude)
             return
         # too far behind for events: every socket gets a fresh snapshot
-        feed.seq, feed.sent = cu.table.seq, Sent(public_part(match))
-        feed.info, feed.seats_key = self._info(cu.table, cu.players, match), None
+        feed.seq, feed.sent = cu.table.seq, Sent(proj.public)
+        feed.info, feed.seats_key = self._info(cu.table, cu.players, proj.summary), None
         for c in close_revoked([c for c in feed.conns if c is not exclude], cu.players):
             self._drop(feed, c)
         for c in feed.conns:
@@ -284,20 +325,22 @@ class Hub(NoticeMixin, PresenceMixin):
             self._follow_player(c, cu.players)
             c.put(
                 encode(
-                    snapshot_frame(seq=cu.table.seq, recipient=c.seat, info=feed.info, match=match)
+                    snapshot_frame(
+                        seq=cu.table.seq, recipient=c.seat, info=feed.info, view=proj.view(c.seat)
+                    )
                 ),
                 kind="snapshot",
             )
             c.last_seq = cu.table.seq
-            feed.sent.views.setdefault(c.seat, own_part(match, c.seat))
+            feed.sent.views.setdefault(c.seat, proj.own_fields(c.seat))
 
     def _deliver(
         self,
         feed: Feed,
-        events: list[EventRecord],
+        events: Sequence[EventRecord],
         table: TableState,
-        players: list[PlayerState],
-        match: Match | None,
+        players: Sequence[PlayerState],
+        proj: Projection,
         exclude: Connection | None = None,
     ) -> None:
         """Queue ``events`` (consecutive after the feed's seq) for every socket, the last
@@ -317,23 +360,25 @@ class Hub(NoticeMixin, PresenceMixin):
             for c in feed.conns:
                 seat = c.seat
                 self._follow_player(c, players)
-                if c.seat != seat and match is not None:
+                if c.seat != seat and proj.public is not None:
                     followed.add(c)  # another recipient now: a snapshot, not patches
         self._note_seated(feed.table_id, events)
         sent_info = feed.info
-        info = self._info(table, players, match, track=seating, feed=feed)
+        info = self._info(table, players, proj.summary, track=seating, feed=feed)
         table_patch = diff(sent_info, info) if sent_info is not None else {"set": info}
         feed.info = info
         # each recipient class's frames, encoded once (app/realtime/delivery.py)
         texts, sent = event_texts(
-            events, {c.seat for c in feed.conns}, match, feed.sent, table_patch
+            events, {c.seat for c in feed.conns}, proj, feed.sent, table_patch
         )
         last = events[-1]
         for c in feed.conns:
             if c is exclude:
                 continue
             if c in followed:
-                frame = snapshot_frame(seq=last.seq, recipient=c.seat, info=info, match=match)
+                frame = snapshot_frame(
+                    seq=last.seq, recipient=c.seat, info=info, view=proj.view(c.seat)
+                )
                 c.put(encode(frame), kind="snapshot")
             else:
                 for text in texts[c.seat]:
@@ -341,10 +386,10 @@ class Hub(NoticeMixin, PresenceMixin):
             c.last_seq = last.seq
         feed.seq, feed.sent = last.seq, sent
         if before is not None:
-            self._local_changed(feed.table_id, before)
-            self._presence_changed(feed.table_id)
+            self.presence.local_changed(feed.table_id, before)
+            self.presence.changed(feed.table_id)
 
-    def _note_seated(self, table_id: int, events: list[EventRecord]) -> None:
+    def _note_seated(self, table_id: int, events: Sequence[EventRecord]) -> None:
         """A person's absence from a seat taken in ``events`` starts now (the autopilot's
         grace, the seat's "disconnected since"), unless a socket of the seat is here."""
         for e in events:

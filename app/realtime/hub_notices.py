@@ -1,12 +1,12 @@
 """The hub's side of commits it did not make itself (or made but could not deliver):
-the NOTIFYs heard from the database and the catch-ups they start. Mixed into
+the NOTIFYs heard from the database and the catch-ups they start. A part of
 :class:`app.realtime.hub.Hub`.
 
-A NOTIFY says a table was committed up to a seq (:meth:`NoticeMixin.notice`). The
+A NOTIFY says a table was committed up to a seq (:meth:`Catchups.notice`). The
 feed is brought up to it from the store, one catch-up task per table at a time, reads of
-different tables side by side (:meth:`NoticeMixin.poke`). A NOTIFY of this process's
+different tables side by side (:meth:`Catchups.poke`). A NOTIFY of this process's
 own commit is not read back: the writer says which seq it is committing
-(:meth:`NoticeMixin.expecting`), and a NOTIFY up to that seq waits for the hub's
+(:meth:`Catchups.expecting`), and a NOTIFY up to that seq waits for the hub's
 ``committed`` (read from the store only if the write does not deliver it after all).
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from app.core.locks import KeyedLocks
 from app.db.rows import Catchup
 from app.db.store import Store, Unavailable
-from app.realtime.hub_presence import Feed
+from app.realtime.feed import Feed
 
 log = logging.getLogger(__name__)
 
@@ -27,17 +27,21 @@ log = logging.getLogger(__name__)
 RESYNC_EVENT_LIMIT = 500
 
 
-class NoticeMixin:
-    """Catch-ups for the hub's feeds (needs ``feeds``, ``store``, ``_locks`` and
-    ``_catch_up``; keeps its own bookkeeping)."""
+class Catchups:
+    """Catch-ups of the hub's feeds (``feeds`` and ``locks``, the hub's, shared) from
+    the store; ``deliver``: the hub's delivery of what a catch-up read."""
 
-    feeds: dict[int, Feed]
-    store: Store
-    _locks: KeyedLocks
-    #: the hub's delivery of a catch-up read from the store
-    _catch_up: Callable[[Feed, Catchup], None]
-
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        feeds: dict[int, Feed],
+        store: Store,
+        locks: KeyedLocks,
+        deliver: Callable[[Feed, Catchup], None],
+    ) -> None:
+        self.feeds = feeds
+        self.store = store
+        self._locks = locks
+        self._catch_up = deliver
         #: tables this process is committing now, and up to which seq (the writer's word)
         self._expected: dict[int, int] = {}
         #: the highest seq of a NOTIFY that came meanwhile, per table
@@ -115,7 +119,7 @@ class NoticeMixin:
         if seq is not None and self._own_in_flight(table_id, seq):
             return
         async with self._locks(table_id):
-            await self._poke_locked(feed, seq)
+            await self.poke_locked(feed, seq)
 
     async def poke_all(self) -> None:
         """Catch up every table with local sockets (after a LISTEN reconnect)."""
@@ -135,7 +139,7 @@ class NoticeMixin:
             if seq > seen[tid]:
                 await self.poke(tid, seq)
 
-    async def _poke_locked(self, feed: Feed, seq: int | None) -> None:
+    async def poke_locked(self, feed: Feed, seq: int | None) -> None:
         if feed.seq < 0 or (seq is not None and feed.seq >= seq):
             return
         cu = await self.store.catchup(feed.table_id, feed.seq, RESYNC_EVENT_LIMIT)

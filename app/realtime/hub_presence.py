@@ -2,14 +2,13 @@
 seats only on hidden pages), what the other processes reported
 (:mod:`app.realtime.presence`), since when each seat is in its state (its
 :class:`~app.realtime.presence.PresenceLog`), and the ``presence`` frames that tell a
-table's sockets when that changes. Mixed into :class:`app.realtime.hub.Hub`.
+table's sockets when that changes. A part of :class:`app.realtime.hub.Hub`.
 
 Whenever a seat's state changes at a table — a socket here, another process's report,
-a silent process forgotten — the hub calls ``on_presence(table_id)`` (the table service
-hooks its autopilot there: ``TableService.presence_changed``), on every process that
-sees the change, whether or not it has sockets at that table. The hook runs inline (in
-the middle of a delivery, sometimes under the table's lock): it must return at once and
-schedule any work it needs.
+a silent process forgotten — the hub tells its
+:class:`~app.realtime.presence_changes.PresenceChanges` (the table service's autopilot
+subscribes there), on every process that sees the change, whether or not it has
+sockets at that table.
 """
 
 from __future__ import annotations
@@ -17,10 +16,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from app.realtime.connection import Connection
-from app.realtime.delivery import Sent
+from app.realtime.feed import Feed
 from app.realtime.frames import encode
 from app.realtime.presence import (
     DISCONNECTED,
@@ -32,43 +30,32 @@ from app.realtime.presence import (
     encode_report,
 )
 from app.realtime.presence import decode as decode_presence
+from app.realtime.presence_changes import PresenceChanges
 from app.realtime.table_info import unix_iso
 from app.types import Json
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(eq=False)
-class Feed:
-    """What this process has sent on one table."""
+class HubPresence:
+    """Presence at the tables of the hub's feeds (``feeds``, the hub's, shared)."""
 
-    table_id: int
-    conns: set[Connection] = field(default_factory=set)
-    seq: int = -1
-    #: the views sent: the public fields and each recipient class's own
-    sent: Sent = field(default_factory=Sent)
-    info: Json | None = None
-    #: the ``description`` frame at a seq, made from the public fields sent then
-    #: (``(seq, sent.public, text)``; made when first asked for)
-    described: tuple[int, Json | None, str] | None = None
-    presence: Json | None = None  # the last presence frame sent
-    #: the seats taken and which of them are persons, at the last delivery: presence
-    #: is looked at again only when that or the sockets' seats change
-    roster: tuple[tuple[int, bool], ...] | None = None
-    #: what the seats of ``info`` show (``table_info.seats_key``; None: not known)
-    seats_key: object = None
-
-
-class PresenceMixin:
-    """Presence for the hub's feeds (needs ``feeds``, ``remote``, ``publish``,
-    ``presence_log`` and ``on_presence``)."""
-
-    feeds: dict[int, Feed]
-    remote: RemotePresence | None
-    publish: Callable[[str], None] | None
-    presence_log: PresenceLog
-    #: called with a table id whenever a seat's presence there changes (any process)
-    on_presence: Callable[[int], None] | None
+    def __init__(
+        self,
+        feeds: dict[int, Feed],
+        presence_log: PresenceLog,
+        changes: PresenceChanges,
+        remote: RemotePresence | None = None,
+        publish: Callable[[str], None] | None = None,
+    ) -> None:
+        self.feeds = feeds
+        #: since when each seat is connected, away or disconnected (as this process saw)
+        self.presence_log = presence_log
+        #: told a table id whenever a seat's presence there changes (any process)
+        self.presence_changes = changes
+        #: other processes' sockets (PostgreSQL), and how to tell them about ours
+        self.remote = remote
+        self.publish = publish
 
     def local_seats(self, table_id: int) -> set[int]:
         """Seats with at least one open socket on this process."""
@@ -127,17 +114,14 @@ class PresenceMixin:
             return
         before = self.local_presence(conn.table_id)
         conn.away = away
-        self._local_changed(conn.table_id, before)
-        self._presence_changed(conn.table_id)
+        self.local_changed(conn.table_id, before)
+        self.changed(conn.table_id)
 
-    def _track(self, table_id: int) -> None:
-        """Log the table's seat states now; on a change, call the ``on_presence`` hook."""
+    def track(self, table_id: int) -> None:
+        """Log the table's seat states now; on a change, tell ``presence_changes``."""
         changed = self.presence_log.update(table_id, self.seat_states(table_id), time.time())
-        if changed and self.on_presence is not None:
-            try:
-                self.on_presence(table_id)
-            except Exception as exc:
-                log.warning("table %s: presence hook failed (%s)", table_id, type(exc).__name__)
+        if changed:
+            self.presence_changes.changed(table_id)
 
     def presence_frame(self, table_id: int) -> Json:
         """The ``presence`` frame for a table with a feed: ``seats`` lists every person's
@@ -158,10 +142,10 @@ class PresenceMixin:
             "seats": seats,
         }
 
-    def _presence_changed(self, table_id: int, force_to: Connection | None = None) -> None:
+    def changed(self, table_id: int, force_to: Connection | None = None) -> None:
         """Log the table's seat states, and tell its sockets who is here if that changed
         (and ``force_to``)."""
-        self._track(table_id)
+        self.track(table_id)
         feed = self.feeds.get(table_id)
         if feed is None:
             return
@@ -180,7 +164,7 @@ class PresenceMixin:
                 encode_report(self.remote.process, table_id, now.seats, now.spectators, now.away)
             )
 
-    def _local_changed(self, table_id: int, before: LocalReport) -> None:
+    def local_changed(self, table_id: int, before: LocalReport) -> None:
         """Tell the other processes when this process's seats or spectators at a table
         changed."""
         now = self.local_presence(table_id)
@@ -203,11 +187,11 @@ class PresenceMixin:
                     self._report(int(rest), report)
         elif kind == "bye":
             for gone in self.remote.forget_process(process):
-                self._presence_changed(gone)
+                self.changed(gone)
         else:
             changed = self.remote.heard(payload)
             if changed is not None:
-                self._presence_changed(changed)
+                self.changed(changed)
 
     def presence_heartbeat(self) -> None:
         """Report every table with local seats again, and forget silent processes."""
@@ -218,7 +202,7 @@ class PresenceMixin:
             if report.seats or report.spectators:
                 self._report(table_id, report)
         for table_id in self.remote.expire():
-            self._presence_changed(table_id)
+            self.changed(table_id)
 
     def goodbye(self) -> None:
         if self.remote is not None and self.publish is not None:

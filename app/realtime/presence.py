@@ -49,7 +49,10 @@ import uuid
 from collections.abc import Iterable
 from typing import NamedTuple
 
-CHANNEL = "fiveup_presence"
+from app.db.channel import PRESENCE_CHANNEL
+
+#: the reports' NOTIFY channel (named with the database's others, in app/db/channel.py)
+CHANNEL = PRESENCE_CHANNEL
 
 CONNECTED = "connected"
 AWAY = "away"

@@ -10,7 +10,7 @@ revoked here: it follows the seat as a spectator (the hub's ``_follow_player``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from app.db.rows import PlayerState
 from app.realtime.connection import Connection
@@ -26,7 +26,7 @@ MOVED_REASON = "this seat moved to another device"
 LEFT_REASON = "you left this seat; a computer player plays it now"
 
 
-def close_revoked(conns: Iterable[Connection], players: list[PlayerState]) -> list[Connection]:
+def close_revoked(conns: Iterable[Connection], players: Sequence[PlayerState]) -> list[Connection]:
     """Close (after their queued frames) the sockets in ``conns`` holding a revoked seat
     token; returns them, for the hub to drop."""
     by_id = {p.id: p for p in players}

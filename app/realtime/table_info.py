@@ -7,14 +7,40 @@ for the recipient's process (:mod:`app.realtime.presence`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from typing import NamedTuple
 
 from app.core.clock_presets import Presets
 from app.db.rows import PlayerState, TableState, TableStatus
 from app.engine import TARGET, Match, side_count, side_of, sides_seats
 from app.types import Json
+
+
+class MatchSummary(NamedTuple):
+    """What the table info shows of a match (docs/protocol.md, TableInfo)."""
+
+    scores: tuple[int, ...]
+    round_number: int
+    phase: str
+    target: int
+    round_over: bool
+    over: bool
+
+
+def summary_of(match: Match | None) -> MatchSummary | None:
+    """The table info's numbers of ``match`` (``None`` without one)."""
+    if match is None:
+        return None
+    return MatchSummary(
+        tuple(match.scores),
+        match.round_number,
+        match.phase,
+        match.target,
+        match.round_over,
+        match.over,
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -40,7 +66,9 @@ def unix_iso(at: float) -> str:
     return utc_iso(datetime.fromtimestamp(at, UTC))
 
 
-def next_round_at(table: TableState, match: Match | None, next_round_seconds: float) -> str | None:
+def next_round_at(
+    table: TableState, match: MatchSummary | None, next_round_seconds: float
+) -> str | None:
     """When the countdown deals the next round: the settlement time stored with the table
     (``round_over_at``) plus ``next_round_seconds``; ``None`` when no countdown runs."""
     at = table.round_over_at
@@ -58,8 +86,8 @@ def next_round_at(table: TableState, match: Match | None, next_round_seconds: fl
 
 def table_info(
     table: TableState,
-    players: list[PlayerState],
-    match: Match | None,
+    players: Sequence[PlayerState],
+    match: MatchSummary | None,
     *,
     next_round_seconds: float,
     connected: list[int] | None = None,
@@ -69,7 +97,8 @@ def table_info(
     before: Json | None = None,
     seats: list[Json] | None = None,
 ) -> Json:
-    """The public description of a table as it stands (JSON-ready, ``TableInfo``).
+    """The public description of a table as it stands (JSON-ready, ``TableInfo``);
+    ``match``: what it shows of the match (:func:`~app.realtime.projection.summary_of`).
 
     ``presence``: each seat's state and since when (UNIX time); shown for a person's
     seat only (null for a computer player's or a free seat). ``clocks``: the clock
@@ -124,7 +153,7 @@ def table_info(
 
 def seat_list(
     table: TableState,
-    players: list[PlayerState],
+    players: Sequence[PlayerState],
     connected: list[int] | None,
     presence: Mapping[int, tuple[str, float]] | None,
 ) -> list[Json]:
@@ -156,7 +185,7 @@ def seat_list(
     return seats
 
 
-def seats_key(table: TableState, players: list[PlayerState], presence_revision: int) -> object:
+def seats_key(table: TableState, players: Sequence[PlayerState], presence_revision: int) -> object:
     """What :func:`seat_list` depends on, given the presence's revision
     (:meth:`app.realtime.presence.PresenceLog.revision`): two equal keys mean equal
     seats."""

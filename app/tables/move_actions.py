@@ -2,8 +2,8 @@
 the autopilot's, all on one path — shape check, the engine's decision on the state as
 it is (:mod:`app.tables.play`), the autopilot taken back by its player's own move, and a
 retry answered from the committed row (same ``move_id``: ``duplicate``; another move under
-it: ``move_id_reused``). Mixed into :class:`app.tables.service.TableService`, whose one
-write path (its ``writer``) commits each move.
+it: ``move_id_reused``). A part of :class:`app.tables.service.TableService`; the
+writer commits each move.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from app.db.rows import PlayerState, PriorMove
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, devices, play
+from app.tables.actions import TableActions
 from app.tables.autopilot import AutopilotRules
 from app.tables.change import TableChange
 from app.tables.chat import CHAT_KINDS
@@ -22,22 +23,16 @@ from app.tables.writer import Writer
 
 
 class MoveActions:
-    """Moves (needs the service's ``store``, ``writer``, ``autopilot`` and its
-    after-commit steps; the placeholders below are overridden by the service and its
-    timed actions, which come before this class in the service's bases)."""
+    """Moves: a person's, a computer player's and the autopilot's, each one change of
+    the writer's; the service's steps after a commit follow (``actions``)."""
 
-    store: Store
-    writer: Writer
-    autopilot: AutopilotRules
-
-    def _after_settled(self, tx: TableChange, *, at_once: bool = False) -> None:
-        raise NotImplementedError  # the service's bookkeeping of a settled round
-
-    def _schedule_deal(self, tx: TableChange) -> None:
-        raise NotImplementedError  # the service's timed actions
-
-    def _committed(self, tx: TableChange) -> None:
-        raise NotImplementedError  # the service's timed actions
+    def __init__(
+        self, store: Store, writer: Writer, autopilot: AutopilotRules, actions: TableActions
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self.autopilot = autopilot
+        self.actions = actions
 
     # -- play --------------------------------------------------------------------------
     async def act(
@@ -126,7 +121,7 @@ class MoveActions:
                 return self._retry_answer(prior, player.seat, req)
             if by_autopilot:
                 autopilot.count_turn(tx, player, self.autopilot.handover_moves)
-            self._after_settled(tx, at_once=by_autopilot)
+            self.actions.after_settled(tx, at_once=by_autopilot)
             return result
 
         try:
@@ -138,8 +133,8 @@ class MoveActions:
                     return self._retry_answer(prior, player_seat[-1], req)
             raise
         if not result.duplicate:
-            self._schedule_deal(tx)
-            self._committed(tx)
+            self.actions.schedule_deal(tx)
+            self.actions.committed(tx)
         return result
 
     async def _prior(self, table_id: int, move_id: str) -> PriorMove | None:

@@ -1,11 +1,10 @@
 """The table service's reads: who is asking (a code and a token), table info, the lobby
 and the finished tables, a match's history and its record — everything that answers
-without changing a table. Mixed into :class:`app.tables.service.TableService`.
+without changing a table. A part of :class:`app.tables.service.TableService`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.core.clock_presets import Presets
@@ -13,11 +12,12 @@ from app.core.security import normalise_code
 from app.db.rows import EventRecord, LobbyRow, TableStatus
 from app.db.store import Store, Unavailable
 from app.engine import history_for
-from app.realtime.table_info import lobby_entry, table_info
+from app.realtime.table_info import lobby_entry, summary_of, table_info
 from app.records import Record
 from app.records.stored import match_from_events, record_from_events
 from app.schemas import History, LobbyEntry, TableInfo
 from app.tables.change import TableChange, token_hash
+from app.tables.delivery_port import Delivery
 from app.tables.errors import TableError, not_found, unauthorized, unavailable
 from app.tables.writer import Writer
 from app.types import Json
@@ -37,17 +37,23 @@ class Identity:
 
 
 class TableReads:
-    """Reads for the service (needs ``store``, ``writer``, ``next_round_seconds``,
-    ``presence``, ``spectators``, ``seat_presence`` and ``present_tables``)."""
+    """The service's reads: from the store (through the writer's loader, which knows
+    the table's match), with presence from ``delivery``."""
 
-    store: Store
-    writer: Writer
-    next_round_seconds: float
-    presence: Callable[[int], list[int]]
-    spectators: Callable[[int], int]
-    clocks: Presets
-    seat_presence: Callable[[int, int], dict[int, tuple[str, float]]]
-    present_tables: Callable[[], set[int]]
+    def __init__(
+        self,
+        store: Store,
+        writer: Writer,
+        delivery: Delivery,
+        *,
+        clocks: Presets,
+        next_round_seconds: float,
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self.delivery = delivery
+        self.clocks = clocks
+        self.next_round_seconds = next_round_seconds
 
     async def table_id(self, code: str) -> int:
         norm = normalise_code(code) if isinstance(code, str) else None
@@ -69,12 +75,12 @@ class TableReads:
         return table_info(
             tx.table,
             tx.players,
-            tx.match,
+            summary_of(tx.match),
             next_round_seconds=self.next_round_seconds,
-            connected=self.presence(tx.table.id),
-            spectators=self.spectators(tx.table.id),
+            connected=self.delivery.connected_seats(tx.table.id),
+            spectators=self.delivery.spectator_count(tx.table.id),
             clocks=self.clocks,
-            presence=self.seat_presence(tx.table.id, tx.table.players),
+            presence=self.delivery.seat_presence(tx.table.id, tx.table.players),
         )
 
     async def identify(self, code: str, token: str | None) -> Identity:
@@ -91,12 +97,13 @@ class TableReads:
             raise unauthorized()
         return Identity(table_id, norm or code, player.seat, player.id)
 
-    async def _load(self, table_id: int) -> TableChange:
+    async def load(self, table_id: int) -> TableChange:
+        """The table as stored, ready to be decided on."""
         return await self.writer.load(table_id)
 
     async def info(self, code: str) -> TableInfo:
         """Public table info."""
-        return self.info_of(await self._load(await self.table_id(code)))
+        return self.info_of(await self.load(await self.table_id(code)))
 
     async def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
         """Public tables waiting or in play where a person is — a seat with a socket on
@@ -104,7 +111,7 @@ class TableReads:
         those looking for players (waiting, with a free seat), then the rest (in play, or
         waiting full), newest first in each group. Finished and closed tables are not
         listed."""
-        present = self.present_tables()
+        present = self.delivery.tables_with_people()
         if not present:
             return []
         try:
@@ -136,7 +143,7 @@ class TableReads:
                     r.seats_taken,
                     r.table.match(),
                     bots=r.bots,
-                    spectators=self.spectators(r.table.id),
+                    spectators=self.delivery.spectator_count(r.table.id),
                 )
             )
             for r in rows
@@ -147,7 +154,7 @@ class TableReads:
         each with its deal commitment and, once settled (or the match resigned in its
         course), its revealed seed (R22)."""
         ident = await self.identify(code, token)
-        tx = await self._load(ident.table_id)
+        tx = await self.load(ident.table_id)
         rounds = history_for(tx.match, ident.seat) if tx.match else []
         if rounds:
             _, facts = match_from_events(
@@ -178,7 +185,7 @@ class TableReads:
         """The record of a match at the table (the current one by default): its finished
         rounds only, built from the stored events (docs/record.md). A running round never
         appears, for anyone (R5), until the match is resigned: then it is the last round."""
-        tx = await self._load(await self.table_id(code))
+        tx = await self.load(await self.table_id(code))
         number = tx.table.match_number if match_number is None else match_number
         if not 0 <= number <= tx.table.match_number:  # an imported record may be match 0
             raise TableError("no_record", "no such match has been played at this table", 404)

@@ -1,43 +1,37 @@
 """The service's actions on who holds a seat once seated: leave, resign,
 replace (:mod:`app.tables.departures`) and moving a seat to another device
-(:mod:`app.tables.devices`). Mixed into :class:`app.tables.service.TableService`, whose
-one write path (``_table_action``) runs each decision.
+(:mod:`app.tables.devices`). A part of :class:`app.tables.service.TableService`, whose
+one write path runs each decision.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from app.bots import Level
 from app.core.security import new_token
 from app.schemas import DeviceLink, Joined, LinkedSeat, TableInfo
 from app.tables import departures, devices
+from app.tables.actions import TableActions
 from app.tables.autopilot import AutopilotRules
-from app.tables.change import TableChange
+from app.tables.reads import TableReads
 
 
 class SeatActions:
-    """Leave, resign, replace, device links (needs ``_table_action``, ``info_of``,
-    ``_load``, ``table_id``, ``autopilot`` and ``autopilot_level`` from the service)."""
+    """Leave, resign, replace, device links: each decision run by the service's one
+    write path (``actions.run``)."""
 
-    autopilot_level: Level
-    #: the autopilot's grace and the hub's absence clock: the host moves another seat
-    #: only once its person has been gone that long
-    autopilot: AutopilotRules
-
-    async def _table_action(
-        self, code_or_id: str | int, decide: Callable[[TableChange], None]
-    ) -> TableChange:
-        raise NotImplementedError  # the service's one write path
-
-    def info_of(self, tx: TableChange) -> TableInfo:
-        raise NotImplementedError  # the service's reads
-
-    async def _load(self, table_id: int) -> TableChange:
-        raise NotImplementedError  # the service's reads
-
-    async def table_id(self, code: str) -> int:
-        raise NotImplementedError  # the service's reads
+    def __init__(
+        self,
+        actions: TableActions,
+        reads: TableReads,
+        autopilot: AutopilotRules,
+        autopilot_level: Level,
+    ) -> None:
+        self.actions = actions
+        self.reads = reads
+        #: the autopilot's grace and the hub's absence clock: the host moves another
+        #: seat only once its person has been gone that long
+        self.autopilot = autopilot
+        self.autopilot_level: Level = autopilot_level
 
     def _host_moves(self) -> devices.HostMoves:
         return devices.HostMoves(self.autopilot.grace_seconds, self.autopilot.absent_since)
@@ -45,29 +39,27 @@ class SeatActions:
     async def leave(self, code: str, token: str | None) -> TableInfo:
         """Leave: before the start the seat is freed; during or after a match a computer
         player of the autopilot's level takes it (``seat_left``)."""
-        tx = await self._table_action(
+        tx = await self.actions.run(
             code, lambda tx: departures.leave(tx, tx.authenticate(token), self.autopilot_level)
         )
-        return self.info_of(tx)
+        return self.reads.info_of(tx)
 
     async def resign(self, code: str, token: str | None) -> TableInfo:
         """Resign the match in play (two or three players): it ends now."""
-        tx = await self._table_action(
-            code, lambda tx: departures.resign(tx, tx.authenticate(token))
-        )
-        return self.info_of(tx)
+        tx = await self.actions.run(code, lambda tx: departures.resign(tx, tx.authenticate(token)))
+        return self.reads.info_of(tx)
 
     async def replace(
         self, code: str, token: str | None, seat: object, by: object, level: object
     ) -> TableInfo:
         """The host replaces a seat's player between matches (a bot, or an invite)."""
-        tx = await self._table_action(
+        tx = await self.actions.run(
             code,
             lambda tx: departures.replace(
                 tx, tx.authenticate(token), seat, by, level, self.autopilot_level
             ),
         )
-        return self.info_of(tx)
+        return self.reads.info_of(tx)
 
     async def device_link(self, code: str, token: str | None, seat: object) -> DeviceLink:
         """A fresh single-use link moving ``seat`` to another device (the seat's own
@@ -76,7 +68,7 @@ class SeatActions:
         link = new_token()
         issued: list[int] = []
         rule = self._host_moves()
-        tx = await self._table_action(
+        tx = await self.actions.run(
             code,
             lambda tx: issued.append(devices.issue(tx, tx.authenticate(token), seat, link, rule)),
         )
@@ -88,14 +80,14 @@ class SeatActions:
         token = new_token()
         moved: list[int] = []
         rule = self._host_moves()
-        tx = await self._table_action(
+        tx = await self.actions.run(
             code, lambda tx: moved.append(devices.claim(tx, link, token, rule).seat)
         )
-        return Joined(code=tx.table.code, token=token, seat=moved[-1], table=self.info_of(tx))
+        return Joined(code=tx.table.code, token=token, seat=moved[-1], table=self.reads.info_of(tx))
 
     async def linked_seat(self, code: str, link: object) -> LinkedSeat:
         """The seat an unused device link would move (nothing is claimed or changed), so
         that a page can ask before claiming; ``link_used`` as for a claim."""
-        tx = await self._load(await self.table_id(code))
+        tx = await self.reads.load(await self.reads.table_id(code))
         player, by_host = devices.linked(tx, link)
         return LinkedSeat(seat=player.seat, by="host" if by_host else "seat")

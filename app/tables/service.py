@@ -30,23 +30,38 @@ from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import ChatRequest
+from app.tables.delivery_port import Delivery, NoDelivery
 from app.tables.errors import TableError, table_closed
 from app.tables.move_actions import MoveActions
 from app.tables.play import MoveResult
 from app.tables.practice_cap import PracticeCreator
 from app.tables.reads import Identity, TableReads
 from app.tables.seat_actions import SeatActions
-from app.tables.timed import TimedActions
+from app.tables.timed_actions import TimedActions
 from app.tables.timers import Timers
-from app.tables.writer import Deliver, Expecting, Writer
+from app.tables.writer import Writer
 
 #: table actions other than moves are re-decided on fresh state this often when they
 #: lose a version race (two people joining different seats at once both get in)
 TABLE_ACTION_ATTEMPTS = 4
 
 
-class TableService(TimedActions, TableReads, SeatActions, MoveActions):
-    """Create/join/seat/start/act/rematch; timers for the next round."""
+class TableService:
+    """The table service: create, seat, start, play, vote, leave, chat, import; made of
+    parts that take their dependencies here, each action at its home:
+
+    - :attr:`reads` (:class:`~app.tables.reads.TableReads`): who asks, table info, the
+      lobby, history, records;
+    - :attr:`moves` (:class:`~app.tables.move_actions.MoveActions`): every move;
+    - :attr:`seats` (:class:`~app.tables.seat_actions.SeatActions`): leave, resign,
+      replace, device links;
+    - :attr:`timed` (:class:`~app.tables.timed_actions.TimedActions`) and :attr:`bot_turns`
+      (:class:`~app.tables.bot_turns.BotTurns`): countdowns, the autopilot, computer
+      players' turns;
+    - this class: seating, computer seats, rounds, chat, imports — and the one write
+      path for table actions (:meth:`run`) with the steps after a commit
+      (:class:`~app.tables.actions.TableActions`, which the parts are given).
+    """
 
     def __init__(
         self,
@@ -54,74 +69,109 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         *,
         next_round_seconds: float = 20.0,
         new_seed: rounds.SeedSource = os_seed,
-        deliver: Deliver | None = None,
-        expecting: Expecting | None = None,
-        presence: Callable[[int], list[int]] | None = None,
-        spectators: Callable[[int], int] | None = None,
+        delivery: Delivery | None = None,
         bot_settings: BotSettings | None = None,
         clocks: Presets | None = None,
         autopilot_rules: AutopilotRules | None = None,
-        absent_since: Callable[[int, int], float | None] | None = None,
-        seat_presence: Callable[[int, int], dict[int, tuple[str, float]]] | None = None,
         autopilot_level: Level = "medium",
-        present_tables: Callable[[], set[int]] | None = None,
     ) -> None:
+        """``delivery``: where commits go and who is here (the hub; none: a service
+        without sockets, :class:`~app.tables.delivery_port.NoDelivery`)."""
         self.store = store
         self.next_round_seconds = next_round_seconds
         self.new_seed = new_seed  # R5/R7: a fresh seed per round from the OS CSPRNG
         #: computer players' pauses and their own random choices (not the deal's)
         self.rng = random.SystemRandom()
-        self.writer = Writer(store, deliver, expecting)
-        self.presence = presence or (lambda _table_id: [])
-        self.spectators = spectators or (lambda _table_id: 0)
-        #: since when a seat has had no socket on any process (None: it has one)
-        self.absent_since = absent_since or (lambda _table_id, _seat: None)
-        #: the tables where a person has a socket on some process (the lobby lists only
-        #: those; without a hub, none)
-        self.present_tables = present_tables or set
-        #: each seat's presence state and since when (the hub's, for TableInfo)
-        self.seat_presence = seat_presence or (lambda _table_id, _players: {})
+        self.delivery: Delivery = delivery if delivery is not None else NoDelivery()
+        self.writer = Writer(store, delivery)
         self.timers = Timers()
-        #: the computer player that takes a seat its person left (FIVEUP_AUTOPILOT_LEVEL)
-        self.autopilot_level: Level = autopilot_level
         #: the turn clocks' numbers; the autopilot's rules (with the hub's absence clock:
         #: the autopilot's grace and take-back use it)
         self.clocks = clocks or Presets()
         rules = autopilot_rules or AutopilotRules(level=autopilot_level)
         self.autopilot = AutopilotRules(
-            rules.level, rules.handover_moves, rules.grace_seconds, absent_since
+            rules.level,
+            rules.handover_moves,
+            rules.grace_seconds,
+            self.delivery.absent_since if delivery is not None else None,
         )
+        self.reads = TableReads(
+            store,
+            self.writer,
+            self.delivery,
+            clocks=self.clocks,
+            next_round_seconds=next_round_seconds,
+        )
+        self.moves = MoveActions(store, self.writer, self.autopilot, self)
         self.bot_turns = BotTurns(
             self.timers,
             bot_settings or BotSettings(),
-            self._load,
-            self.play_bot,
+            self.reads.load,
+            self.moves.play_bot,
             self.rng,
             rules=self.autopilot,
-            play_auto=self.play_autopilot,
+            play_auto=self.moves.play_autopilot,
         )
-        #: tables with a clock or a seat on autopilot seen here, each with the last seq
-        #: committed here: another process's commit to one is looked at (seen_commit)
-        self._timed: dict[int, int] = {}
-        self._connected_seen: dict[int, set[int]] = {}
+        self.timed = TimedActions(
+            store,
+            self.timers,
+            self.bot_turns,
+            self.delivery,
+            self,
+            next_round_seconds=next_round_seconds,
+        )
+        #: (autopilot_level: the computer player that takes a seat its person left)
+        self.seats = SeatActions(self, self.reads, self.autopilot, autopilot_level)
+        # the parts' actions, each at its home
+        reads, moves, seats, timed = self.reads, self.moves, self.seats, self.timed
+        self.table_id, self.identify, self.info_of = reads.table_id, reads.identify, reads.info_of
+        self.info, self.lobby, self.finished_tables = reads.info, reads.lobby, reads.finished_tables
+        self.history, self.record = reads.history, reads.record
+        self.act, self.play_bot, self.play_autopilot = (
+            moves.act,
+            moves.play_bot,
+            moves.play_autopilot,
+        )
+        self.leave, self.resign, self.replace = seats.leave, seats.resign, seats.replace
+        self.device_link, self.claim, self.linked_seat = (
+            seats.device_link,
+            seats.claim,
+            seats.linked_seat,
+        )
+        self.presence_changed, self.seen_commit = timed.presence_changed, timed.seen_commit
+        self.resume_timers, self.schedule_next_round = (
+            timed.resume_timers,
+            timed.schedule_next_round,
+        )
+        #: the autopilot's grace and take-back follow every seat's presence
+        self.delivery.presence_changes.subscribe(timed.presence_changed)
 
-    # -- plumbing ----------------------------------------------------------------------
-    async def _table_action(
+    # -- the one write path of table actions (TableActions) ----------------------------
+    async def run(
         self, code_or_id: str | int, decide: Callable[[TableChange], None]
     ) -> TableChange:
+        """Decide and commit one table action (:class:`~app.tables.actions.TableActions`)."""
         table_id = code_or_id if isinstance(code_or_id, int) else await self.table_id(code_or_id)
 
         async def run(tx: TableChange) -> None:
             if tx.table.status == TableStatus.CLOSED:
                 raise table_closed()
             decide(tx)
-            self._after_settled(tx)
+            self.after_settled(tx)
 
         _, tx = await self.writer.change(table_id, run, attempts=TABLE_ACTION_ATTEMPTS)
-        self._committed(tx)
+        self.committed(tx)
         return tx
 
-    def _after_settled(self, tx: TableChange, *, at_once: bool = False) -> None:
+    def committed(self, tx: TableChange) -> None:
+        """After a change of this process: its timers and computer players' turns."""
+        self.timed.committed(tx)
+
+    def schedule_deal(self, tx: TableChange) -> None:
+        """After a commit that settled a round: the countdown to the next deal."""
+        self.timed.schedule_deal(tx)
+
+    def after_settled(self, tx: TableChange, *, at_once: bool = False) -> None:
         """With no countdown (``next_round_seconds`` = 0) a settled round is dealt at once;
         computer players are ready for the next round and vote for a rematch at once; the
         turn clock's deadline and banks follow the change (app/tables/turn_clock.py)."""
@@ -157,34 +207,28 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         def decide(tx: TableChange) -> None:
             taken.append(seating.join(tx, name, seat, token))
 
-        tx = await self._table_action(code, decide)
+        tx = await self.run(code, decide)
         return Joined(code=tx.table.code, token=token, seat=taken[-1], table=self.info_of(tx))
 
     async def change_seat(self, code: str, token: str | None, seat: object) -> TableInfo:
-        tx = await self._table_action(
-            code, lambda tx: seating.change_seat(tx, tx.authenticate(token), seat)
-        )
+        tx = await self.run(code, lambda tx: seating.change_seat(tx, tx.authenticate(token), seat))
         return self.info_of(tx)
 
     async def kick(self, code: str, token: str | None, seat: object) -> TableInfo:
-        tx = await self._table_action(
-            code, lambda tx: seating.kick(tx, tx.authenticate(token), seat)
-        )
+        tx = await self.run(code, lambda tx: seating.kick(tx, tx.authenticate(token), seat))
         return self.info_of(tx)
 
     # -- computer players --------------------------------------------------------------
     async def put_bot(self, code: str, token: str | None, seat: object, level: object) -> TableInfo:
         """The host seats a computer player in an empty seat, or changes its level."""
-        tx = await self._table_action(
+        tx = await self.run(
             code, lambda tx: bot_seats.put_bot(tx, tx.authenticate(token), seat, level)
         )
         return self.info_of(tx)
 
     async def remove_bot(self, code: str, token: str | None, seat: object) -> TableInfo:
         """The host removes the computer player in ``seat`` before the start."""
-        tx = await self._table_action(
-            code, lambda tx: bot_seats.remove_bot(tx, tx.authenticate(token), seat)
-        )
+        tx = await self.run(code, lambda tx: bot_seats.remove_bot(tx, tx.authenticate(token), seat))
         return self.info_of(tx)
 
     async def practice(
@@ -213,31 +257,29 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
 
         async def decide(tx: TableChange) -> None:
             bot_seats.seat_practice(tx, person, token, bot_level, self.new_seed)
-            self._after_settled(tx)
+            self.after_settled(tx)
 
         _, tx = await self.writer.create(table, decide, new_table_code)
-        self._committed(tx)
+        self.committed(tx)
         return Joined(code=tx.table.code, token=token, seat=0, table=self.info_of(tx))
 
     # -- matches and rounds ------------------------------------------------------------
     async def start(self, code: str, token: str | None) -> TableInfo:
-        tx = await self._table_action(
+        tx = await self.run(
             code, lambda tx: rounds.start(tx, tx.authenticate(token), self.new_seed)
         )
         return self.info_of(tx)
 
     async def rematch(self, code: str | int, token: str | None) -> TableInfo:
         """Vote for a rematch; when every seat agreed, a new match starts, same seats."""
-        tx = await self._table_action(
+        tx = await self.run(
             code, lambda tx: rounds.rematch_vote(tx, tx.authenticate(token), self.new_seed)
         )
         return self.info_of(tx)
 
     async def ready(self, table_id: int, token: str | None) -> None:
         """A seat is ready for the next round; dealt when every seat is ready."""
-        await self._table_action(
-            table_id, lambda tx: rounds.ready(tx, tx.authenticate(token), self.new_seed)
-        )
+        await self.run(table_id, lambda tx: rounds.ready(tx, tx.authenticate(token), self.new_seed))
 
     async def advance_round(self, table_id: int, round_number: int) -> None:
         """The countdown: deal the next round if round ``round_number`` is still the
@@ -251,7 +293,7 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
             ):
                 rounds.deal_next(tx, self.new_seed)
 
-        await self._table_action(table_id, decide)
+        await self.run(table_id, decide)
 
     async def close_abandoned(self, table_id: int, version: int) -> bool:
         """Close a table the sweep found abandoned (app/tables/sweep.py), if it is still
@@ -268,14 +310,14 @@ class TableService(TimedActions, TableReads, SeatActions, MoveActions):
         """Post a chat message: a seat's (token) to the table channel, a spectator's (no
         token) to the spectators' channel while the host allows it."""
         req = ChatRequest.parse(text, quick)
-        await self._table_action(
+        await self.run(
             table_id,
             lambda tx: chat.post(tx, tx.authenticate(token) if token else None, req),
         )
 
     async def spectator_chat(self, code_or_id: str | int, token: str | None, on: object) -> bool:
         """The host turns spectator chat on or off; the setting now."""
-        tx = await self._table_action(
+        tx = await self.run(
             code_or_id, lambda tx: chat.set_spectator_chat(tx, tx.authenticate(token), on)
         )
         return tx.table.spectator_chat

@@ -8,27 +8,32 @@ with a version check, then delivered (only after the commit).
   decides. A decision on remembered state that is refused, or whose write finds the
   version moved on (another process wrote), is decided once more on fresh state: exactly
   what the change would have met had it arrived a moment later.
-- One ``asyncio.Lock`` per table serialises this process's writers of that table;
-  delivery runs under it too, so the live match is projected before anything else can
-  change it. It is the committed state only until then: the next change is decided on
-  it before its write (and a refused write leaves it changed), so delivery keeps
-  nothing of it but what it delivered.
+- A lock per table (:class:`~app.core.locks.KeyedLocks`) serialises this process's
+  writers of that table; delivery is handed each commit under it, as an immutable
+  :class:`~app.realtime.committed.Committed`: copies of the table's columns and players
+  and the projection of the match made right after the commit
+  (:class:`~app.realtime.projection.Projector`). The live match is the committed state
+  only until the next change is decided on it (a refused write leaves it changed), so
+  it never leaves the writer.
 - Memory is updated only after a successful write; any failure forgets the table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from app.core.locks import KeyedLocks
-from app.db.rows import EventRecord, PlayerState, TableState
+from app.db.rows import PlayerState, TableState
 from app.db.store import Busy, CodeClash, MoveIdClash, Store, Unavailable
 from app.engine import Match
+from app.realtime.committed import Committed
+from app.realtime.projection import Projector
 from app.tables.change import TableChange
+from app.tables.delivery_port import Delivery
 from app.tables.errors import TableError, conflict, not_found, unavailable
 
 log = logging.getLogger(__name__)
@@ -39,38 +44,17 @@ T = TypeVar("T")
 HOT_TABLES_MAX = 5000
 
 
-@dataclass(slots=True)
-class Committed:
-    """A committed change as delivery sees it: the table after it, and its events.
-    ``match`` is the live match: the committed state while delivery runs (under the
-    writer's lock), not after it returns."""
-
-    table: TableState
-    players: list[PlayerState]
-    match: Match | None
-    events: list[EventRecord]
-
-
-Deliver = Callable[[Committed], Awaitable[None]]
-#: told ``(table_id, seq)`` just before this process writes a change ending at ``seq``,
-#: and ``(table_id, None)`` once that write is over (delivered, refused or failed): the
-#: hub then knows that a NOTIFY of that seq is this process's own, delivered by ``deliver``
-Expecting = Callable[[int, int | None], None]
-
-
 class RetryOnRemembered(Exception):
     """Internal: the decision on remembered state must be taken again on fresh state."""
 
 
 class Writer:
-    """Decides and writes changes; tells ``deliver`` about each commit."""
+    """Decides and writes changes; hands ``delivery`` each commit."""
 
-    def __init__(
-        self, store: Store, deliver: Deliver | None = None, expecting: Expecting | None = None
-    ) -> None:
+    def __init__(self, store: Store, delivery: Delivery | None = None) -> None:
         self.store = store
-        self.deliver = deliver
-        self.expecting = expecting
+        self.delivery = delivery
+        self._projector = Projector(HOT_TABLES_MAX)
         self._locks = KeyedLocks()
         self._hot: dict[int, tuple[TableState, list[PlayerState], Match | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -106,8 +90,8 @@ class Writer:
                 if not tx.events:
                     self._remember(tx)
                     return result, tx
-                if self.expecting is not None:
-                    self.expecting(table_id, tx.events[-1].seq)
+                if self.delivery is not None:
+                    self.delivery.expecting(table_id, tx.events[-1].seq)
                 try:
                     if not await self._write(tx):
                         if remembered:
@@ -118,8 +102,8 @@ class Writer:
                     await self._deliver(tx)
                     return result, tx
                 finally:
-                    if self.expecting is not None:
-                        self.expecting(table_id, None)
+                    if self.delivery is not None:
+                        self.delivery.expecting(table_id, None)
 
     async def create(
         self,
@@ -186,6 +170,7 @@ class Writer:
                     tx.events[0].seq,
                     tx.events[-1].seq,
                     ",".join(e.kind for e in tx.events),
+                    extra={"table": tx.table.code, "seq": tx.events[-1].seq},
                 )
         return written
 
@@ -194,11 +179,25 @@ class Writer:
         if len(self._hot) > HOT_TABLES_MAX:
             del self._hot[next(iter(self._hot))]
 
+    def _committed(self, tx: TableChange, delivery: Delivery) -> Committed:
+        """The commit as delivery receives it: copies, and the match projected now."""
+        table = tx.table
+        last = tx.events[-1].seq
+        views = (
+            self._projector.project(table.id, last, table.match_number, tx.match)
+            if delivery.watches(table.id)
+            else None
+        )
+        return Committed(
+            copy.copy(table), tuple(copy.copy(p) for p in tx.players), tuple(tx.events), views
+        )
+
     async def _deliver(self, tx: TableChange) -> None:
-        if self.deliver is None:
+        delivery = self.delivery
+        if delivery is None or not tx.events:
             return
         try:
-            await self.deliver(Committed(tx.table, tx.players, tx.match, tx.events))
+            await delivery.committed(self._committed(tx, delivery))
         except Exception as exc:  # delivery must never undo a commit: clients catch up
             log.warning(
                 "delivery of table %s failed (%s); it catches up from the database",

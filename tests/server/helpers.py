@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from app.db.rows import TableState
 from app.engine import Match
 from app.engine.views import legal_entries
+from app.tables.delivery_port import NoDelivery
 from app.tables.service import TableService
 
 
@@ -49,3 +51,30 @@ def greedy_choice(legal: list[dict[str, Any]], rng: random.Random) -> str:
     """A bot's pick from a view's ``legal`` list: most points, ties broken at random."""
     best = max(e.get("points", 0) for e in legal)
     return str(rng.choice([e for e in legal if e.get("points", 0) == best])["move"])
+
+
+class SetPresence(NoDelivery):
+    """Delivery with no sockets whose presence the test sets: ``connected(table_id)``
+    lists the seats with a socket, ``absent(table_id, seat)`` says since when a seat
+    has had none, ``people()`` the tables where a person has one (as the hub would
+    answer)."""
+
+    def __init__(
+        self,
+        connected: Callable[[int], list[int]] | None = None,
+        absent: Callable[[int, int], float | None] | None = None,
+        people: Callable[[], set[int]] | None = None,
+    ) -> None:
+        super().__init__()
+        self._connected = connected or (lambda _tid: [])
+        self._absent = absent or (lambda _tid, _seat: None)
+        self._people = people or set
+
+    def tables_with_people(self) -> set[int]:
+        return self._people()
+
+    def connected_seats(self, table_id: int) -> list[int]:
+        return self._connected(table_id)
+
+    def absent_since(self, table_id: int, seat: int) -> float | None:
+        return self._absent(table_id, seat)

@@ -17,7 +17,7 @@ from app.tables.bot_turns import BotSettings
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
-from .helpers import current_match
+from .helpers import SetPresence, current_match
 
 
 async def _code_and_id(svc: TableService, players: int = 4) -> tuple[str, int, str]:
@@ -81,7 +81,7 @@ async def test_lobby_counts_bot_seats(service: TableService) -> None:
     await service.put_bot(code, host, 1, "easy")
     await service.put_bot(code, host, 3, "hard")
     table_id = await service.table_id(code)
-    service.present_tables = lambda: {table_id}  # the host's page is open (the hub says)
+    service.reads.delivery = SetPresence(people=lambda: {table_id})  # the host's page is open
     entry = next(e for e in await service.lobby() if e.code == code)
     assert entry.seats_taken == 3 and entry.bots == 2
 

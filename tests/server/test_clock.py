@@ -29,7 +29,7 @@ from app.tables.bot_turns import TURN_GONE, BotSettings
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
-from .helpers import current_match, greedy_choice
+from .helpers import SetPresence, current_match, greedy_choice
 
 #: seats connected as the test says (the hub's ``connected_seats``), and since when the
 #: seats without a socket have had none (the hub's ``absent_since``)
@@ -49,10 +49,11 @@ def _service(
         make_store(Settings(database_url=db_url)),
         next_round_seconds=0,
         bot_settings=BotSettings(delay_ms=(0, 0)),
-        presence=lambda tid: connected.get(tid, []),
+        delivery=SetPresence(
+            lambda tid: connected.get(tid, []), lambda tid, seat: absent.get((tid, seat))
+        ),
         clocks=Presets(relaxed_move=move_seconds, fast_move=move_seconds, fast_bank=0.2),
         autopilot_rules=AutopilotRules(level="easy", handover_moves=handover, grace_seconds=0.3),
-        absent_since=lambda tid, seat: absent.get((tid, seat)),
     )
 
 
@@ -298,9 +299,9 @@ async def test_a_clock_table_is_remembered_while_in_play_and_forgotten_when_it_e
     """The tables a process looks at after another process's commits hold the clock
     tables in play, not every table it ever saw (a bounded set)."""
     code, table_id, token = await _with_bot(clocked, "relaxed")
-    assert table_id in clocked._timed
+    assert table_id in clocked.timed._timed
     await clocked.resign(code, token)  # the match ends (status finished)
-    assert table_id not in clocked._timed
+    assert table_id not in clocked.timed._timed
 
 
 async def test_the_notify_of_a_commit_made_here_starts_no_second_look_at_the_table(
@@ -316,10 +317,10 @@ async def test_the_notify_of_a_commit_made_here_starts_no_second_look_at_the_tab
     table_id = await clocked.table_id(created.code)
     connected[table_id] = [0, 1]  # both at the table: no autopilot
     await clocked.start(created.code, created.token)
-    own_seq = clocked._timed[table_id]
+    own_seq = clocked.timed._timed[table_id]
     assert own_seq >= 0
     remembered = clocked.writer._hot[table_id]
-    await clocked._look_again_after(table_id, own_seq)  # our own commit's NOTIFY
+    await clocked.timed._look_again_after(table_id, own_seq)  # our own commit's NOTIFY
     assert clocked.writer._hot[table_id] is remembered  # no table action ran
-    await clocked._look_again_after(table_id, None)  # someone else's
+    await clocked.timed._look_again_after(table_id, None)  # someone else's
     assert clocked.writer._hot[table_id] is not remembered  # the table was looked at

@@ -18,7 +18,8 @@ import httpx
 import pytest
 
 from app.engine import Match, view_for
-from app.schemas import SERVER_FRAMES, EventFrame, TableInfo
+from app.frame_schemas import SERVER_FRAMES, EventFrame
+from app.schemas import TableInfo
 
 from .helpers import greedy_choice
 from .support import ServerProcess, WsClient, apply_patch, seat_table

@@ -1,5 +1,6 @@
 """One delivery's frames (app/realtime/delivery.py, app/realtime/table_info.py), without
-sockets: every recipient's patched view is its true view, whole matches long, and a
+sockets: every recipient's patched view, built from projections each made on the one
+before (app/realtime/projection.py), is its true view, whole matches long, and a
 table info built from the last one is the one built afresh."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from app.engine import Match, view_for
 from app.realtime.delivery import Sent, event_texts
 from app.realtime.frames import DESCRIPTION_FIELDS
 from app.realtime.patch import apply
-from app.realtime.table_info import table_info
+from app.realtime.projection import Projector
+from app.realtime.table_info import summary_of, table_info
 
 
 def _without_descriptions(view: dict[str, Any]) -> dict[str, Any]:
@@ -28,11 +30,12 @@ def test_patched_views_are_every_recipients_true_view_through_whole_matches() ->
         recipients: list[int | None] = [*range(players), None]
         match = Match.new(players, rng)
         held = {r: _without_descriptions(view_for(match, r)) for r in recipients}
+        projector = Projector()  # each state's projection built on the one before
         sent = Sent()
         texts, sent = event_texts(
             [EventRecord(1, "round_start", match.round_start_event())],
             recipients,
-            match,
+            projector.project(1, 1, 1, match),
             sent,
             None,
         )
@@ -44,7 +47,8 @@ def test_patched_views_are_every_recipients_true_view_through_whole_matches() ->
                 payload = match.play(match.turn, rng.choice(match.legal_moves(match.turn)).text)
             seq += 1
             event = EventRecord(seq, str(payload["type"]), payload, seat=payload.get("seat"))
-            texts, sent = event_texts([event], recipients, match, sent, None)
+            views = projector.project(1, seq, 1, match)
+            texts, sent = event_texts([event], recipients, views, sent, None)
             for r in recipients:
                 (frame,) = [orjson.loads(t) for t in texts[r]]
                 if "view" in frame:
@@ -62,7 +66,7 @@ def test_a_table_info_built_from_the_last_one_equals_one_built_afresh() -> None:
     )  # fmt: skip
     ann = PlayerState(1, 0, "Ann", "x", None, False, 0, None)
     bob = PlayerState(2, 1, "Bob", "y", None, False, 0, None)
-    match = Match.new(2, random.Random(1))
+    match = summary_of(Match.new(2, random.Random(1)))
     clocks = Presets()
 
     def info(players: list[PlayerState], before: dict[str, Any] | None, **kw: Any) -> Any:

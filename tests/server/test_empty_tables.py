@@ -28,7 +28,7 @@ from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, pause_after
 from app.tables.service import TableService
 
-from .helpers import current_match, greedy_choice
+from .helpers import SetPresence, current_match, greedy_choice
 from .support import ServerProcess, WsClient, read_events
 
 GRACE = 0.3
@@ -47,9 +47,10 @@ async def svc(db_url: str, gone: dict[int, float]) -> AsyncIterator[TableService
         make_store(Settings(database_url=db_url)),
         next_round_seconds=0,
         bot_settings=BotSettings(delay_ms=(0, 0)),
-        presence=lambda _tid: [s for s in (0,) if s not in gone],
+        delivery=SetPresence(
+            lambda _tid: [s for s in (0,) if s not in gone], lambda _tid, seat: gone.get(seat)
+        ),
         autopilot_rules=AutopilotRules(level="easy", handover_moves=2, grace_seconds=GRACE),
-        absent_since=lambda _tid, seat: gone.get(seat),
     )
     yield service
     await service.close()
@@ -96,7 +97,7 @@ async def test_the_autopilot_plays_for_one_absent_person_while_another_is_there(
         next_round_seconds=0,
         bot_settings=BotSettings(delay_ms=(0, 0)),
         autopilot_rules=AutopilotRules(level="easy", handover_moves=2, grace_seconds=GRACE),
-        absent_since=lambda tid, seat: absent.get((tid, seat)),
+        delivery=SetPresence(absent=lambda tid, seat: absent.get((tid, seat))),
     )
     try:
         created = await service.create("Two", 2, False, "Ann", "none")

@@ -19,7 +19,6 @@ from app.main import make_store
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.tables.service import TableService
-from app.tables.writer import Committed
 
 
 def _frames(conn: Connection) -> list[dict[str, Any]]:
@@ -42,11 +41,7 @@ async def test_the_notify_of_a_process_own_move_is_not_read_back_from_the_store(
 ) -> None:
     store = make_store(Settings(database_url=pg_url))
     hub = Hub(store, next_round_seconds=0)
-
-    async def deliver(c: Committed) -> None:
-        await hub.committed(c.table, c.players, c.match, c.events)
-
-    service = TableService(store, next_round_seconds=0, deliver=deliver, expecting=hub.expecting)
+    service = TableService(store, next_round_seconds=0, delivery=hub)
     reads: list[int] = []
     real_catchup, real_write = store.catchup, store.write
 
@@ -87,7 +82,7 @@ async def test_a_notify_during_a_refused_write_still_brings_the_feed_up_to_date(
     catch-up task for it); ``poke``: as a catch-up already running looks."""
     store = make_store(Settings(database_url=pg_url))
     hub = Hub(store, next_round_seconds=0)
-    here = TableService(store, next_round_seconds=0, expecting=hub.expecting)
+    here = TableService(store, next_round_seconds=0, delivery=hub)
     elsewhere = TableService(make_store(Settings(database_url=pg_url)), next_round_seconds=0)
     try:
         tid, _host, guest = await _two_seat_table(here)
@@ -102,7 +97,7 @@ async def test_a_notify_during_a_refused_write_still_brings_the_feed_up_to_date(
             hub.notice(tid, seq + 1)
         else:
             await hub.poke(tid, seq + 1)
-        assert not hub._tasks  # noted for the write's end, no catch-up started
+        assert not hub.catchups._tasks  # noted for the write's end, no catch-up started
         assert [f for f in _frames(conn) if f["type"] == "event"] == []
         hub.expecting(tid, None)  # the write is over (refused by its version check)
         for _ in range(200):

@@ -192,7 +192,7 @@ async def test_absent_since_is_none_while_a_seat_has_a_socket_anywhere(pg_url: s
     service = TableService(store, next_round_seconds=0)
     hub = Hub(store, next_round_seconds=0, remote=RemotePresence("me", ttl=30.0))
     changes: list[int] = []
-    hub.on_presence = changes.append
+    hub.presence_changes.subscribe(changes.append)
     try:
         joined = await service.create("hub", 2, False, "Ann")
         ident = await service.identify(joined.code, joined.token)

@@ -11,7 +11,7 @@ from app.schemas import TableInfo
 from app.tables.errors import TableError
 from app.tables.service import TableService
 
-from .helpers import current_match, seated
+from .helpers import SetPresence, current_match, seated
 
 
 async def _create(svc: TableService, *args: Any) -> tuple[dict[str, Any], str, int]:
@@ -170,7 +170,7 @@ async def test_lobby_lists_public_tables_only(service: TableService) -> None:
     pub, _, _ = await _create(service, "Public", 2, True, "Ann")
     priv, _, _ = await _create(service, "Private", 2, False, "Ann")
     here = {await service.table_id(pub["code"]), await service.table_id(priv["code"])}
-    service.present_tables = lambda: here  # both hosts' pages are open (the hub says)
+    service.reads.delivery = SetPresence(people=lambda: here)  # both hosts' pages are open
     codes = {t.code: t.model_dump() for t in await service.lobby()}
     assert pub["code"] in codes and priv["code"] not in codes
     assert codes[pub["code"]]["seats_taken"] == 1

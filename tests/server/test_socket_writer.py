@@ -20,11 +20,13 @@ import websockets
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
 from app.api.socket_writer import DirectSend, SocketWriter, text_frame
 from app.realtime.connection import Connection
+from app.realtime.frames import encode
 
 
 def _kernel_send_buffer_max() -> int:
@@ -60,7 +62,7 @@ class _App:
         self.direct_found.append(DirectSend.find(ws) is not None)
         padding = "x" * 10_000
         for n in range(FRAMES):
-            conn.put(json.dumps({"n": n, "pad": padding}))
+            conn.put(json.dumps({"n": n, "pad": padding}).encode())
             if n % 7 == 0:
                 await asyncio.sleep(0)  # the flush due runs: frames go out in batches
             if writer.task is not None:
@@ -147,3 +149,109 @@ def test_a_text_frame_is_framed_byte_for_byte_as_the_websockets_library_frames_i
     data = ("é" * size).encode()[:size]  # (a cut character: the bytes are framed as given)
     theirs = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
     assert text_frame(data) == theirs
+
+
+#: chat in Ukrainian: two bytes of UTF-8 for each letter, so characters are not bytes
+UKRAINIAN = "Привіт, як справи? Ходи дублем шість-шість! "
+
+
+def _chat_frames(count: int) -> list[bytes]:
+    return [
+        encode(
+            {
+                "type": "event",
+                "seq": n,
+                "event": {"type": "chat", "seat": n % 2, "text": UKRAINIAN * (1 + n % 40)},
+            }
+        )
+        for n in range(count)
+    ]
+
+
+class _ChatApp:
+    """Queues encoded chat frames on its socket in one turn of the event loop, noting the
+    bytes the queue counts for them; ``direct=False`` hides the server's protocol from the
+    writer (a plain ``send`` function), so the frames go by the ASGI task path."""
+
+    def __init__(self, frames: list[bytes], direct: bool) -> None:
+        self.frames = frames
+        self.direct = direct
+        self.counted: list[int] = []
+        self.direct_found: list[bool] = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _App()(scope, receive, send)
+            return
+
+        async def plain_send(message: Any) -> None:
+            await send(message)
+
+        ws = WebSocket(scope, receive, send if self.direct else plain_send)
+        await ws.accept()
+        conn = Connection(1, "T", None, None, None, max_bytes=1 << 30)
+        writer = SocketWriter(ws, conn, timeout=30)
+        self.direct_found.append(DirectSend.find(ws) is not None)
+        for data in self.frames:
+            before = conn.queued_bytes
+            conn.put(data, kind="event")
+            self.counted.append(conn.queued_bytes - before)
+        with contextlib.suppress(Exception):
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass
+        await writer.stop()
+
+
+async def _text_payloads(port: int, count: int, deflate: bool) -> list[bytes]:
+    """The payloads of the first ``count`` frames the server sends, each checked to be a
+    text frame (decompressed first when permessage-deflate is on)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    extensions = [ClientPerMessageDeflateFactory()] if deflate else None
+    client = ClientProtocol(
+        parse_uri(f"ws://127.0.0.1:{port}/"), extensions=extensions, max_size=None
+    )
+    client.send_request(client.connect())
+    writer.write(b"".join(client.data_to_send()))
+    payloads: list[bytes] = []
+    try:
+        while len(payloads) < count:
+            data = await reader.read(1 << 16)
+            assert data, "the server closed the socket"
+            client.receive_data(data)
+            for e in client.events_received():
+                if isinstance(e, Frame):
+                    assert e.opcode is Opcode.TEXT, e.opcode
+                    payloads.append(bytes(e.data))
+    finally:
+        writer.close()
+    return payloads
+
+
+@pytest.mark.parametrize(
+    ("direct", "deflate"),
+    [(True, False), (True, True), (False, False)],
+    ids=["framed-here", "permessage-deflate", "asgi-task-path"],
+)
+async def test_the_bytes_a_queue_counts_for_a_frame_are_the_bytes_the_client_receives(
+    direct: bool, deflate: bool
+) -> None:
+    frames = _chat_frames(200)
+    app = _ChatApp(frames, direct)
+    async with _serve(app, deflate) as port:
+        payloads = await _text_payloads(port, len(frames), deflate)
+    assert app.direct_found == [direct]
+    assert payloads == frames  # byte for byte, as text frames, in order
+    assert app.counted == [len(p) for p in payloads]
+    # (bytes, not characters: each Ukrainian letter is two of them)
+    assert sum(app.counted) > sum(len(p.decode()) for p in payloads)
+
+
+def test_the_queue_bound_counts_the_bytes_of_multibyte_text_not_its_characters() -> None:
+    conn = Connection(1, "T", None, None, None, max_bytes=8192)
+    frame = encode({"type": "event", "seq": 1, "event": {"type": "chat", "text": "ї" * 2500}})
+    # two such frames fit under the bound in characters, not in bytes
+    assert 2 * len(frame.decode()) < conn.max_bytes < 2 * len(frame)
+    conn.put(frame, kind="event")
+    assert conn.queued_bytes == len(frame) and not conn.overflowed
+    conn.put(frame, kind="event")  # 5 000+ characters waiting, 10 000+ bytes: too many
+    assert conn.overflowed and conn.queued_bytes == 0

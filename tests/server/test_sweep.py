@@ -40,7 +40,7 @@ async def test_an_idle_table_without_persons_is_closed_once_on_each_store(
     sweep = Sweep(
         service.store,
         service.close_abandoned,
-        service.presence,
+        service.delivery.connected_seats,
         timeout=0.05,
         interval=0.01,
         clock=lambda: now[0],

@@ -1,4 +1,4 @@
-"""The service's timed actions (mixed into :class:`app.tables.service.TableService`):
+"""The service's timed actions (a part of :class:`app.tables.service.TableService`):
 the next-round countdown, and the turns a computer player or the autopilot plays —
 scheduled after this process's commits, after another process's commits of a table with
 a clock or an autopilot seat (NOTIFY), when a seat's presence changes, and on start-up.
@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from app.db.rows import TableStatus
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, rounds
+from app.tables.actions import TableActions
 from app.tables.bot_turns import BotTurns
 from app.tables.change import TableChange
+from app.tables.delivery_port import Delivery
 from app.tables.errors import TableError, unavailable
 from app.tables.timers import Timers
 
@@ -31,31 +32,34 @@ OVERDUE_SLACK_SECONDS = 2.0
 
 
 class TimedActions:
-    """Timers of the service (needs ``store``, ``timers``, ``bot_turns``,
-    ``next_round_seconds``, ``presence``, ``_timed``, ``_table_action`` and
-    ``advance_round``)."""
+    """The service's timers: the countdowns, the autopilot's grace and take-back, the
+    turns of the tables another process commits to; each table action they lead to is
+    run by the service (``actions``)."""
 
-    store: Store
-    timers: Timers
-    bot_turns: BotTurns
-    next_round_seconds: float
-    presence: Callable[[int], list[int]]
-    #: tables with a clock or a seat on autopilot seen here, each with the last seq
-    #: committed here (-1: none): another process's commit to one of them is looked at
-    #: (:meth:`seen_commit`)
-    _timed: dict[int, int]
-    #: the seats connected at each table as :meth:`presence_changed` last saw them
-    _connected_seen: dict[int, set[int]]
+    def __init__(
+        self,
+        store: Store,
+        timers: Timers,
+        bot_turns: BotTurns,
+        delivery: Delivery,
+        actions: TableActions,
+        *,
+        next_round_seconds: float,
+    ) -> None:
+        self.store = store
+        self.timers = timers
+        self.bot_turns = bot_turns
+        self.delivery = delivery
+        self.actions = actions
+        self.next_round_seconds = next_round_seconds
+        #: tables with a clock or a seat on autopilot seen here, each with the last seq
+        #: committed here (-1: none): another process's commit to one of them is looked
+        #: at (:meth:`seen_commit`)
+        self._timed: dict[int, int] = {}
+        #: the seats connected at each table as :meth:`presence_changed` last saw them
+        self._connected_seen: dict[int, set[int]] = {}
 
-    async def _table_action(
-        self, code_or_id: str | int, decide: Callable[[TableChange], None]
-    ) -> TableChange:
-        raise NotImplementedError
-
-    async def advance_round(self, table_id: int, round_number: int) -> None:
-        raise NotImplementedError
-
-    def _committed(self, tx: TableChange) -> None:
+    def committed(self, tx: TableChange) -> None:
         """After a table action of this process (a commit when it has events): the bot's
         or the autopilot's turn scheduled."""
         self._note_timed(tx, committed_here=bool(tx.events))
@@ -75,7 +79,7 @@ class TimedActions:
         else:
             self._timed.pop(table_id, None)
 
-    def _schedule_deal(self, tx: TableChange) -> None:
+    def schedule_deal(self, tx: TableChange) -> None:
         at = tx.table.round_over_at
         if self.next_round_seconds > 0 and at is not None and rounds.waiting_for_deal(tx):
             assert tx.match is not None
@@ -87,7 +91,7 @@ class TimedActions:
         delay = self.next_round_seconds - (datetime.now(UTC) - settled_at).total_seconds()
         self.timers.at(
             delay,
-            lambda: self.advance_round(table_id, round_number),
+            lambda: self.actions.advance_round(table_id, round_number),
             f"table {table_id}: timed next round",
         )
 
@@ -97,7 +101,7 @@ class TimedActions:
         where it had none) is taken back (event ``autopilot`` off), and the autopilot's
         grace for the seat to move is scheduled afresh. A player who stays connected
         but idle stays on autopilot until they move or come back."""
-        now = set(self.presence(table_id))
+        now = set(self.delivery.connected_seats(table_id))
         before = self._connected_seen.pop(table_id, None)
         if now:
             self._connected_seen[table_id] = now
@@ -125,7 +129,7 @@ class TimedActions:
                     autopilot.take_back(tx, p)
 
         try:
-            tx = await self._table_action(table_id, decide)  # (notes the table: _committed)
+            tx = await self.actions.run(table_id, decide)  # (notes the table: committed)
         except TableError as err:
             if err.code == "table_closed":
                 self._timed.pop(table_id, None)

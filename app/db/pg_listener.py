@@ -2,7 +2,8 @@
 and tell the subscribers — the writer (forget a table changed elsewhere) and the hub
 (deliver it). After a lost LISTEN connection, subscribers hear ``(None, None)``:
 anything may have been missed, and the hub catches up every table it serves.
-The same connection listens for presence reports (:mod:`app.realtime.presence`).
+The same connection listens for presence reports (:data:`~app.db.channel.PRESENCE_CHANNEL`;
+their payloads, handed on as they are, are :mod:`app.realtime.presence`'s).
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from collections.abc import Awaitable, Callable
 
 import psycopg
 
-from app.db.channel import CHANNEL, decode_note
-from app.realtime import presence
+from app.db.channel import CHANNEL, PRESENCE_CHANNEL, decode_note
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +58,12 @@ class PgListener:
                 conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
-                    await conn.execute(f"LISTEN {presence.CHANNEL}")
+                    await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
                     self.listening.set()
                     delay = 0.2
                     await self._tell(None, None)  # catch up on anything missed while away
                     async for note in conn.notifies():
-                        if note.channel == presence.CHANNEL:
+                        if note.channel == PRESENCE_CHANNEL:
                             for hear in self.presence_subscribers:
                                 hear(note.payload)
                             continue

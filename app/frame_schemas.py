@@ -1,6 +1,8 @@
-"""The WebSocket frames a server sends (docs/protocol.md): built on the hot path as plain
-dicts by the one projection; these models describe them and the tests validate every
-frame against them (:data:`SERVER_FRAMES`, by ``type``).
+"""The WebSocket frames the server sends, one pydantic model each (docs/protocol.md).
+
+Frames are built on the hot path as plain dicts by the one projection
+(:mod:`app.realtime.frames`); these models describe them, and the tests validate every
+frame they receive against them (tests/server/test_contracts.py).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.schemas.tables import TableInfo
+from app.schemas import TableInfo
 from app.types import Json
 
 
