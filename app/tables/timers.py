@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
@@ -31,8 +30,7 @@ class Timers:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        # a fresh context: not the request id and seat of the socket that scheduled it
-        task = asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
