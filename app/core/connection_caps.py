@@ -36,7 +36,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app.core.asgi_errors import send_json_error
 
 #: paths answered whatever the HTTP budget says (a load balancer's probes)
-EXEMPT_PATHS = frozenset({"/healthz"})
+EXEMPT_PATHS = frozenset({"/healthz", "/livez", "/readyz"})
 
 
 class Counts:
