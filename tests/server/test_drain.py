@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import random
 import signal
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -18,12 +19,17 @@ import httpx
 import psycopg
 import pytest
 import websockets
+from conftest import create_pg_database, drop_pg_database
 
 from app.core.urls import libpq_dsn
-from bench.restarts import Restarts, ok, options
 
 from .helpers import greedy_choice
-from .support import ServerProcess, WsClient, read_events, seat_table
+from .support import REPO, ServerProcess, WsClient, read_events, seat_table
+
+# the bench's driver, from the checkout (after the installed package: ``app`` stays the
+# build under test)
+sys.path.append(str(REPO))
+from bench.restarts import Restarts, ok, options
 
 #: a few presence reports a second, so processes hear each other quickly
 FAST_PRESENCE = {"FIVEUP_PRESENCE_TTL_SECONDS": "3"}
@@ -195,12 +201,17 @@ async def test_a_write_stuck_past_the_drain_bound_still_lets_the_process_exit(
         b.kill()
 
 
-async def test_rolling_restarts_lose_no_move_and_bring_every_client_back(pg_url: str) -> None:
-    """The bench's run (bench/restarts.py), small: 20 tables, each process restarted."""
+async def test_rolling_restarts_lose_no_move_and_bring_every_client_back() -> None:
+    """The bench's run (bench/restarts.py), small: 20 tables, each process restarted,
+    on a database of its own (its checks read every table there)."""
     args: argparse.Namespace = options(
         ["--tables", "20", "--rounds", "1", "--settle", "3", "--think-ms", "300-900"]
     )
-    result = await Restarts(pg_url, args).run()
+    url = create_pg_database("fiveup_restarts")
+    try:
+        result = await Restarts(url, args).run()
+    finally:
+        drop_pg_database(url)
     assert ok(result), result
     assert result["restarts"] == 2
     assert result["restart_closes_1012"] > 0
