@@ -133,7 +133,7 @@ class Restarts:
             "FIVEUP_LOG_LEVEL": "WARNING",
             "FIVEUP_RATE_LIMIT_ENABLED": "false",
             "FIVEUP_NEXT_ROUND_SECONDS": "3",
-            "FIVEUP_DB_WRITERS": "8",
+            "FIVEUP_DB_WRITERS": "4",
             "FIVEUP_DRAIN_SECONDS": str(args.drain_seconds),
         }
         logs = Path(args.log_dir)
