@@ -41,13 +41,13 @@ from typing import Any
 
 import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketState
 
 from app.api.socket_writer import close_socket
 from app.core.connection_caps import EXEMPT_PATHS
+from app.db.pg_listener import PgListener
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub
-from app.realtime.listener import PgListener
 from app.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class LiveSocket:
     """One open table socket as the drain sees it: whether a frame of it is being
     handled, and whether its 1012 close was sent (frames after it are not applied)."""
 
-    __slots__ = ("busy", "closed", "conn", "idle", "task", "ws")
+    __slots__ = ("busy", "closed", "conn", "idle", "left", "task", "ws")
 
     def __init__(self, ws: WebSocket, conn: Connection) -> None:
         self.ws = ws
@@ -75,6 +75,8 @@ class LiveSocket:
         self.idle = asyncio.Event()
         self.idle.set()
         self.closed = False
+        #: its handler is over (the socket is gone)
+        self.left = False
 
     def begin(self) -> bool:
         """A frame is about to be handled: False if the socket was closed for the
@@ -90,11 +92,15 @@ class LiveSocket:
         self.idle.set()
 
     async def close_for_restart(self) -> None:
-        """Wait for the frame being handled and the queued frames, then close 1012."""
+        """Wait for the frame being handled, then close 1012 through the socket's writer
+        (:meth:`~app.realtime.connection.Connection.close_after`): the frames queued
+        before go out first, in order, and nothing more is queued. Returns once the
+        close was sent (or the socket is gone)."""
         await self.idle.wait()
-        while not self.conn.empty():
+        self.closed = True
+        self.conn.close_after(CLOSE_SERVICE_RESTART, RESTART_REASON)
+        while not self.left and self.ws.application_state != WebSocketState.DISCONNECTED:
             await asyncio.sleep(0.01)
-        await self.shut()
 
     async def shut(self) -> None:
         self.closed = True
@@ -127,6 +133,7 @@ class Drain:
 
     def leave(self, live: LiveSocket | None) -> None:
         if live is not None:
+            live.left = True
             self.sockets.discard(live)
 
     # -- the signal ----------------------------------------------------------------------
@@ -209,7 +216,7 @@ def adopt_on_goodbye(service: TableService, me: str | None) -> Callable[[str], N
         if rest != "bye|" or process == me or process in seen:
             return
         seen.add(process)
-        service.timers.at(0, service.adopt_timers, f"tables of process {process}")
+        service.timers.at(0, service.timed.adopt_timers, f"tables of process {process}")
 
     return hear
 
