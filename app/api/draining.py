@@ -20,7 +20,9 @@ uvicorn's own shutdown begins:
    runs the lifespan shutdown.
 
 Steps 2–4 take ``FIVEUP_DRAIN_SECONDS`` at most: a socket still busy then is closed with
-1012 all the same and its handler cancelled. A second SIGTERM skips what is left.
+1012 all the same and its handler cancelled, and a timed action still running (a
+computer player in its pause, a write stuck in the database) is cancelled — the others
+play that turn. A second SIGTERM skips what is left.
 
 The signal is taken from uvicorn's own handler (installed before the lifespan starts)
 and given back to it afterwards, so this works under ``fiveup serve``, ``--workers N``
@@ -46,6 +48,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from app.api.socket_writer import close_socket
 from app.core.connection_caps import EXEMPT_PATHS
 from app.db.pg_listener import PgListener
+from app.realtime import presence
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.tables.service import TableService
@@ -57,6 +60,8 @@ PROBE_PATHS = EXEMPT_PATHS
 CLOSE_SERVICE_RESTART = 1012
 RESTART_REASON = "service restart"
 DRAINING_MESSAGE = "this server is restarting; retry (another one answers)"
+#: the processes whose goodbye was heard that are remembered (not taken over twice)
+SEEN_GOODBYES = 256
 
 SignalHandler = Callable[[int, FrameType | None], Any]
 
@@ -99,8 +104,13 @@ class LiveSocket:
         await self.idle.wait()
         self.closed = True
         self.conn.close_after(CLOSE_SERVICE_RESTART, RESTART_REASON)
-        while not self.left and self.ws.application_state != WebSocketState.DISCONNECTED:
+        while self.open:
             await asyncio.sleep(0.01)
+
+    @property
+    def open(self) -> bool:
+        """Its handler runs and no close was sent on it yet."""
+        return not self.left and self.ws.application_state != WebSocketState.DISCONNECTED
 
     async def shut(self) -> None:
         self.closed = True
@@ -194,12 +204,14 @@ class Drain:
                 if self._service is not None:
                     await self._service.timers.settle()
         except TimeoutError:
-            stuck = [s for s in self.sockets if not s.closed]
+            stuck = [s for s in self.sockets if s.open]
             log.warning("drain deadline: %d sockets closed while busy", len(stuck))
             for s in stuck:
                 await s.shut()
                 if s.task is not None and s.busy:
                     s.task.cancel()
+            if self._service is not None:  # (a turn still being played: another plays it)
+                await self._service.timers.close()
         if self._hub is not None:
             self._hub.goodbye()  # the others take this process's tables' timers over
         log.warning("drained in %.2f s", time.monotonic() - began)
@@ -209,12 +221,17 @@ def adopt_on_goodbye(service: TableService, me: str | None) -> Callable[[str], N
     """A presence subscriber: when another process says goodbye (it drained or shut
     down), schedule every pending turn and deal in the database here — whoever comes
     first plays each, once (the write path's version check)."""
-    seen: set[str] = set()
+    seen: set[str] = set()  # (a draining process says goodbye twice: drained, shut down)
 
     def hear(payload: str) -> None:
-        process, _, rest = payload.partition("|")
-        if rest != "bye|" or process == me or process in seen:
+        decoded = presence.decode(payload)
+        if decoded is None or decoded[1] != "bye":
             return
+        process = decoded[0]
+        if process == me or process in seen:
+            return
+        if len(seen) >= SEEN_GOODBYES:
+            seen.clear()  # (bounded; a repeat only schedules the turns once more)
         seen.add(process)
         service.timers.at(0, service.timed.adopt_timers, f"tables of process {process}")
 
