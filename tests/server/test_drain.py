@@ -24,7 +24,7 @@ from conftest import create_pg_database, drop_pg_database
 from app.core.urls import libpq_dsn
 
 from .helpers import greedy_choice
-from .support import REPO, ServerProcess, WsClient, read_events, seat_table
+from .support import REPO, ServerProcess, WsClient, read_events, rig_deal, seat_table
 
 # the bench's driver, from the checkout (after the installed package: ``app`` stays the
 # build under test)
@@ -196,6 +196,98 @@ async def test_a_write_stuck_past_the_drain_bound_still_lets_the_process_exit(
         events = read_events(pg_url, code)
         assert [e["move_id"] for e in events.values()].count("stuck") == 1
         await again.close()
+    finally:
+        a.kill()
+        b.kill()
+
+
+async def test_a_bot_turn_pending_on_a_draining_process_is_played_by_another(
+    pg_url: str,
+) -> None:
+    """A's computer player would pause ten minutes, longer than A's drain bound: the
+    drain cuts the turn off and A exits; B, which has no socket at the table, plays it
+    (the person, gone from A, is within B's grace)."""
+    a = ServerProcess(
+        pg_url, FIVEUP_DRAIN_SECONDS="1", FIVEUP_BOT_DELAY_MS="600000", **FAST_PRESENCE
+    ).start()
+    b = ServerProcess(
+        pg_url, FIVEUP_BOT_DELAY_MS="0", FIVEUP_DISCONNECT_GRACE_SECONDS="600", **FAST_PRESENCE
+    ).start()
+    rng = random.Random(11)
+    try:
+        async with httpx.AsyncClient(base_url=a.http, timeout=20) as http:
+            r = await http.post(
+                "/api/practice", json={"players": 2, "level": "easy", "name": "Solo"}
+            )
+        assert r.status_code == 201, r.text
+        code, token = r.json()["code"], r.json()["token"]
+        me = await WsClient(f"{a.ws}/ws/tables/{code}?token={token}", "A").connect()
+        for n in range(40):  # play until it is the computer player's turn
+            assert me.view is not None
+            if me.view.get("turn") != 0:
+                break
+            reply = await me.request(_move(me, f"mine-{n}", rng), ("ack", "error"))
+            assert reply["type"] == "ack", reply
+        assert me.view is not None and me.view["phase"] == "playing"
+        assert me.view["turn"] == 1
+        before = me.last_seq
+        assert a.proc is not None
+        a.proc.send_signal(signal.SIGTERM)
+        await me.wait_for(lambda c: c.closed is not None, timeout=60)
+        assert me.closed is not None and me.closed[0] == 1012
+        assert await asyncio.to_thread(a.proc.wait, 60) is not None
+
+        async def bot_moved() -> bool:
+            return any(
+                e["kind"] == "move" and e["payload"]["seat"] == 1
+                for s, e in read_events(pg_url, code).items()
+                if s > before
+            )
+
+        await _until(bot_moved)
+    finally:
+        a.kill()
+        b.kill()
+
+
+async def test_the_next_deal_a_draining_process_was_counting_down_is_dealt_by_another(
+    pg_url: str,
+) -> None:
+    """A round ends on A, whose countdown to the next deal is ten minutes; A drains and
+    says goodbye. B, whose countdown is a second, never counted down for that table
+    (no commit of its own, nobody connected to it): it takes A's pending deals over
+    from the database, and deals."""
+    a = ServerProcess(pg_url, FIVEUP_NEXT_ROUND_SECONDS="600", **FAST_PRESENCE).start()
+    b = ServerProcess(pg_url, FIVEUP_NEXT_ROUND_SECONDS="1", **FAST_PRESENCE).start()
+    try:
+        async with httpx.AsyncClient(base_url=a.http, timeout=20) as http:
+            code, tokens = await seat_table(http, 2)
+        tiles = [f"{lo}|{hi}" for lo in range(7) for hi in range(lo, 7)]
+        hands = [["6|6"], ["0|0", "0|1"]]  # seat 0 dominoes with its one tile
+        stock = [t for t in tiles if t not in hands[0] + hands[1]]
+        await rig_deal(pg_url, code, hands, stock, 0)
+        me = await WsClient(f"{a.ws}/ws/tables/{code}?token={tokens[0]}", "A").connect()
+        reply = await me.request(
+            {"type": "move", "move": "6|6", "move_id": "last", "seq": me.last_seq},
+            ("ack", "error"),
+        )
+        assert reply["type"] == "ack", reply
+        assert me.view is not None and me.view["phase"] == "round_over"
+        ended = me.last_seq
+        assert a.proc is not None
+        a.proc.send_signal(signal.SIGTERM)
+        await me.wait_for(lambda c: c.closed is not None, timeout=60)
+        assert me.closed is not None and me.closed[0] == 1012
+        assert await asyncio.to_thread(a.proc.wait, 60) is not None
+
+        async def dealt() -> bool:
+            return any(
+                e["kind"] == "round_started"
+                for s, e in read_events(pg_url, code).items()
+                if s > ended
+            )
+
+        await _until(dealt)
     finally:
         a.kill()
         b.kill()
