@@ -135,6 +135,11 @@ class Restarts:
             "FIVEUP_NEXT_ROUND_SECONDS": "3",
             "FIVEUP_DB_WRITERS": "4",
             "FIVEUP_DRAIN_SECONDS": str(args.drain_seconds),
+            # every seat of the bench is one address (127.0.0.1), and while one process
+            # restarts the other holds them all: the per-address caps (256 by default,
+            # for a NAT of real people) would refuse most of them 429
+            "FIVEUP_MAX_SOCKETS_PER_ADDRESS": str(4 * args.tables + 64),
+            "FIVEUP_MAX_CONNECTIONS_PER_ADDRESS": str(4 * args.tables + 64),
         }
         logs = Path(args.log_dir)
         logs.mkdir(parents=True, exist_ok=True)
