@@ -251,8 +251,9 @@ def test_score_sheet_rows_are_kept_in_place(new_page) -> None:  # type: ignore[n
         p.click("[data-testid=next-round-button]")
     for p in pages:
         p.wait_for_selector("[data-testid=sheet-row][data-round='2']")
+        # the settled round (from the history fetched for the new round) on the same row
+        p.wait_for_selector("[data-testid=sheet-row][data-round='1'][data-settled='1']")
         kept = p.evaluate(
             "document.querySelector(\"[data-testid=sheet-row][data-round='1']\").__kept"
         )
         assert kept == 1, "round 1's row was replaced"
-        assert p.get_attribute("[data-testid=sheet-row][data-round='1']", "data-settled") == "1"
