@@ -39,7 +39,10 @@ function keysOf(nodes) {
 
 function syncAttributes(old, spec) {
   for (const a of spec.attributes) {
-    if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    if (old.getAttribute(a.name) === a.value) continue;
+    // Inline styles through the CSSOM: the page's CSP forbids writing style attributes.
+    if (a.name === "style") old.style.cssText = spec.style.cssText;
+    else old.setAttribute(a.name, a.value);
   }
   const kept = USER_OWNED[old.tagName];
   for (const a of [...old.attributes]) {

@@ -189,6 +189,11 @@ export function renderPlay(root, ctx) {
         class: "primary", "data-testid": "show-results", onclick: () => update({ hiddenDialog: null }),
         text: (v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round })) + " — " + t("show_results"),
       }), cd), hint && hint.parentNode === root ? hint : screen);
+      // The button that brings the results back takes the focus (and so comes into view).
+      if (st.dialogFocused !== "tab:" + dialogKey) {
+        st.dialogFocused = "tab:" + dialogKey;
+        ctx.afterRender((live) => { const btn = live.querySelector("[data-testid=show-results]"); if (btn) btn.focus(); });
+      }
     } else if (v.phase === "round_over" || v.phase === "match_over") {
       const overlay = renderSettlement(ctx, v);
       overlay.dataset.key = "settlement";
