@@ -16,6 +16,7 @@ id, 32 hex digits, so a client cannot write what it likes into the log.
 
 from __future__ import annotations
 
+import functools
 import re
 import uuid
 
@@ -62,5 +63,8 @@ class RequestIds:
                 message = {**message, "headers": [*headers, echoed]}
             await send(message)
 
+        # the socket guard and the direct write find uvicorn's transport by following
+        # ``__wrapped__`` through the middlewares' sends (app/api/socket_guard.py)
+        functools.update_wrapper(send_with_id, send)
         with bound_contextvars(request_id=request_id):
             await self.app(scope, receive, send_with_id)
