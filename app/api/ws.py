@@ -17,6 +17,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
+from structlog.contextvars import bound_contextvars
 
 from app.api.quota_deps import client_address
 from app.api.socket_guard import FRAME_QUOTAS, header, origin_allowed
@@ -110,7 +111,8 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     writer = SocketWriter(ws, conn, settings.socket_send_timeout)
     try:
         await hub.attach(conn)
-        await _read_loop(ws, conn, service, hub, Guard(quotas, settings))
+        with bound_contextvars(**socket_fields(ident.code, ident.seat)):
+            await _read_loop(ws, conn, service, hub, Guard(quotas, settings))
     except WebSocketDisconnect:
         pass
     except Unavailable:
@@ -120,6 +122,16 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         await writer.stop()
         if spectator:
             await quotas.leave_spectator(str(ident.table_id))
+
+
+def socket_fields(code: str, seat: int | None) -> dict[str, str | int]:
+    """What every line logged for an attached socket carries: its table's code, and its
+    seat unless it is a spectator's (with the request id, app/api/request_id.py).
+
+    >>> socket_fields("AB12", 0), socket_fields("AB12", None)
+    ({'table': 'AB12', 'seat': 0}, {'table': 'AB12'})
+    """
+    return {"table": code} if seat is None else {"table": code, "seat": seat}
 
 
 async def _lookups_allowed(ws: WebSocket, quotas: Quotas, address: str) -> bool:

@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     static_dir: Path = Field(default_factory=lambda: bundled_dir("static"))
     max_frame_bytes: int = 16384
     log_level: str = "INFO"
+    #: ``json`` (one JSON object per line), ``console`` (readable lines) or ``auto``:
+    #: console when stderr is a terminal, else json (app/core/logging.py)
+    log_format: Literal["auto", "json", "console"] = "auto"
     #: PostgreSQL connections of the store (app/db/pg_store.py) — every read and write.
     #: A commit waits for the WAL flush, so commits/s grow with concurrent connections
     #: (group commit); keep room under the server's max_connections per process.
