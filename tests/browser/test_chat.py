@@ -1,4 +1,4 @@
-"""Table chat in the browser (issue 11): during a full round two players and a spectator
+"""Table chat in the browser: during a full round two players and a spectator
 chat — typed text (shown as text, never as HTML), quick messages and emotes — and every
 page shows every message, the spectator's marked as the spectators' channel; a reload
 brings the chat back (snapshot); a per-player mute hides that player's messages and is

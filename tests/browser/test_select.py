@@ -1,4 +1,4 @@
-"""Two-step play (issue 11): a first click only selects a tile and shows its places
+"""Two-step play: a first click only selects a tile and shows its places
 with the points the score will change by; a second click plays; another tile switches
 the selection (never plays it); Esc or a click on empty felt deselects."""
 
