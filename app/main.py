@@ -15,6 +15,7 @@ from app.api import (
     client,
     docs,
     health,
+    metrics_route,
     routes_bots,
     routes_records,
     routes_seats,
@@ -207,6 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
+    metrics_route.install(app, settings)  # off unless configured (docs/metrics.md)
     app.add_middleware(ws.DirectSockets)
     app.add_middleware(  # added last: the outermost of ours (app/core/connection_caps.py)
         SocketCaps,

@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable
 
 import psycopg
 
-from app.db.channel import CHANNEL, PRESENCE_CHANNEL, decode_note
+from app.core import metrics
+from app.db.channel import CHANNEL, PRESENCE_CHANNEL, decode_note, note_stamp
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,9 @@ class PgListener:
                             for hear in self.presence_subscribers:
                                 hear(note.payload)
                             continue
+                        stamp = note_stamp(note.payload)
+                        if stamp is not None and not stamp.own:
+                            metrics.notify_heard(stamp.sent_at)
                         decoded = decode_note(note.payload)
                         if decoded is not None:
                             await self._tell(*decoded)
