@@ -107,6 +107,7 @@ _routes = _Bounded(256, re.compile(r"[A-Za-z0-9_/{}.:-]{1,200}"))
 _on = False
 _ws_open = {role: WS_OPEN.labels(role) for role in ROLES}
 _ws_opened = {role: WS_OPENED.labels(role) for role in ROLES}
+_gc_pause = {str(g): GC_PAUSE.labels(str(g)) for g in range(3)}
 _gc_pauses: deque[tuple[int, float]] = deque(maxlen=4096)
 _gc_began = 0.0
 _db_up = True
@@ -342,7 +343,9 @@ def flush() -> None:
     """Record what was noted meanwhile: the collector's pauses and the sockets' queues."""
     while _gc_pauses:
         generation, seconds = _gc_pauses.popleft()
-        GC_PAUSE.labels(str(generation) if 0 <= generation <= 2 else "other").observe(seconds)
+        timer = _gc_pause.get(str(generation))
+        if timer is not None:
+            timer.observe(seconds)
     sizes = [conn.queued_bytes for conn in _sockets]
     WS_QUEUED_BYTES.set(sum(sizes))
     WS_QUEUE_MAX_BYTES.set(max(sizes, default=0))
