@@ -97,7 +97,7 @@ def _serve(host: str, port: int, workers: int) -> int:
     and a factory, so that each of the ``workers`` processes builds its own from the
     same environment (``app.main:create_app`` reads the settings from it). With metrics
     on, several workers get a fresh multiprocess directory for this run, and the metrics
-    port, if any, is served by this process (docs/metrics.md)."""
+    port, if any, is served by this process (docs/monitoring.md)."""
     import contextlib
     import os
 

@@ -208,7 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
-    metrics_route.install(app, settings)  # off unless configured (docs/metrics.md)
+    metrics_route.install(app, settings)  # off unless configured (docs/monitoring.md)
     app.add_middleware(ws.DirectSockets)
     app.add_middleware(  # added last: the outermost of ours (app/core/connection_caps.py)
         SocketCaps,

@@ -1,4 +1,4 @@
-"""``/metrics`` for Prometheus, and the HTTP requests' metrics (docs/metrics.md).
+"""``/metrics`` for Prometheus, and the HTTP requests' metrics (docs/monitoring.md).
 
 :func:`install` (one call in ``create_app``) does nothing unless ``FIVEUP_METRICS_PORT``
 or ``FIVEUP_METRICS_TOKEN`` is set. Then it turns recording on
@@ -19,10 +19,11 @@ the path as requested; a request that matches no route is ``unmatched``.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core import metrics
@@ -36,7 +37,7 @@ def install(app: FastAPI, settings: Settings) -> None:
     """Metrics for ``app`` as its settings say (see the module's docstring)."""
     if settings.metrics_port is None and not settings.metrics_token:
         return
-    metrics.enable()
+    metrics.enable(settings.metrics_label_values)
     app.add_middleware(HttpMetrics)
     if settings.metrics_port is not None:
         if not port_served_here():
@@ -97,9 +98,21 @@ def route_template(scope: Scope) -> str:
     route = scope.get("route")
     if route is None:
         app = scope.get("app")
-        for candidate in getattr(getattr(app, "router", None), "routes", ()):
+        for candidate in _routes(getattr(getattr(app, "router", None), "routes", ())):
             if candidate.matches(scope)[0] is not Match.NONE:
                 route = candidate
                 break
     path = getattr(route, "path", None)
     return path if isinstance(path, str) and path else "unmatched"
+
+
+def _routes(routes: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+    """The routes with a template, those of included routers among them (FastAPI keeps
+    an included router as one route whose own routes carry the full paths: this
+    application includes its routers without a prefix)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None and hasattr(inner, "routes"):
+            yield from _routes(inner.routes)
+        else:
+            yield route

@@ -1,6 +1,6 @@
 """The server's Prometheus metric objects, each named by Prometheus' conventions
 (``fiveup_`` prefix, ``_total`` for counters, the unit last: ``_seconds``, ``_bytes``).
-docs/metrics.md says what each measures; :mod:`app.core.metrics` records into them.
+docs/monitoring.md says what each measures; :mod:`app.core.metrics` records into them.
 
 Gauges say how several processes' values combine (prometheus-client's multiprocess
 mode, ``fiveup serve --workers N``), over the processes alive: ``livesum`` (their sum)

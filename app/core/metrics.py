@@ -1,5 +1,5 @@
 """Recording the server's Prometheus metrics (:mod:`app.core.metric_families`): the
-one-line calls the rest of the server makes (docs/metrics.md lists each metric).
+one-line calls the rest of the server makes (docs/monitoring.md lists each metric).
 
 Recording is off until :func:`enable` is called (by ``app.api.metrics_route.install``
 when ``FIVEUP_METRICS_PORT`` or ``FIVEUP_METRICS_TOKEN`` is set): every helper here
@@ -68,6 +68,7 @@ L = TypeVar("L", bound=str)
 V = TypeVar("V")
 
 #: distinct values one open-ended label (an error code, a quota) may take; more: "other"
+#: (``FIVEUP_METRICS_LABEL_VALUES`` sets it: :func:`enable`)
 MAX_VALUES = 64
 #: seconds between two samples of the sockets' queues (and flushes of the GC pauses)
 SAMPLE_SECONDS = 5.0
@@ -102,7 +103,8 @@ _quotas = _Bounded()
 _caps = _Bounded()
 _close_codes = _Bounded(shape=re.compile(r"[1-4][0-9]{3}"))
 #: route templates (the application's own, or ``unmatched``)
-_routes = _Bounded(256, re.compile(r"[A-Za-z0-9_/{}.:-]{1,200}"))
+_routes = _Bounded(shape=re.compile(r"[A-Za-z0-9_/{}.:-]{1,200}"))
+_BOUNDED = (_results, _quotas, _caps, _close_codes, _routes)
 
 _on = False
 _ws_open = {role: WS_OPEN.labels(role) for role in ROLES}
@@ -113,12 +115,15 @@ _gc_began = 0.0
 _db_up = True
 
 
-def enable() -> None:
-    """Record from now on (once per process; later calls do nothing)."""
+def enable(label_values: int = MAX_VALUES) -> None:
+    """Record from now on (once per process; later calls do nothing), each open-ended
+    label taking at most ``label_values`` distinct values (then ``other``)."""
     global _on
     if _on:
         return
     _on = True
+    for bounded in _BOUNDED:
+        bounded.limit = label_values
     gc.callbacks.append(_gc_phase)
 
 

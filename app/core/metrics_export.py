@@ -1,6 +1,6 @@
 """Serving the metrics of :mod:`app.core.metrics` to Prometheus, one process or several.
 
-Where (docs/metrics.md): with ``FIVEUP_METRICS_PORT`` on a port of their own (bound to
+Where (docs/monitoring.md): with ``FIVEUP_METRICS_PORT`` on a port of their own (bound to
 ``FIVEUP_METRICS_HOST``, loopback by default), with ``FIVEUP_METRICS_TOKEN`` on the main
 port at ``/metrics`` for a request that carries ``Authorization: Bearer <token>`` (the
 port requires the token too when both are set); neither set, nowhere.

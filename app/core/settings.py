@@ -149,7 +149,7 @@ class Settings(BaseSettings):
     #: comes back
     autopilot_handover_moves: int = Field(default=3, ge=1, le=1000)
 
-    # --- Metrics for Prometheus (docs/metrics.md). Off unless one of the two is set.
+    # --- Metrics for Prometheus (docs/monitoring.md). Off unless one of the two is set.
     #: serve ``/metrics`` on this port of its own (bound to ``metrics_host``)
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     #: the address the metrics port is bound to (loopback: only this machine scrapes)
@@ -157,6 +157,9 @@ class Settings(BaseSettings):
     #: serve ``/metrics`` on the main port to ``Authorization: Bearer <this>`` only (and
     #: require it on the metrics port too); at least 16 characters
     metrics_token: str = ""
+    #: distinct values one open-ended metric label (a refusal's error code, a quota, a
+    #: cap, a close code, a route template) may take; beyond it the value is ``other``
+    metrics_label_values: int = Field(default=64, ge=8, le=1024)
 
     @field_validator("metrics_token")
     @classmethod

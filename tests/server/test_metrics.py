@@ -1,4 +1,4 @@
-"""``/metrics`` (docs/metrics.md) on real servers: absent unless configured, behind a
+"""``/metrics`` (docs/monitoring.md) on real servers: absent unless configured, behind a
 bearer token on the main port, parsed with prometheus-client's own parser, counting
 what was really played — and, under ``fiveup serve --workers 2``, the sum of both
 workers; no label ever takes a table's code, a token or a player's name."""
