@@ -299,25 +299,32 @@ def db_wait(delta: int) -> None:
 
 
 def db_reached() -> None:
-    """A store operation reached the database."""
+    """A store operation (or the LISTEN connection) reached the database."""
     global _db_up
     if _on and not _db_up:
         _db_up = True
         DB_UNREACHABLE.set(0)
 
 
+def db_lost() -> None:
+    """The database could not be reached (a connection broke or could not be made):
+    ``fiveup_db_unreachable`` is 1 until :func:`db_reached`. An outage is a 1, never a
+    0 that a process which never recorded would show too: the processes' values combine
+    by their maximum."""
+    global _db_up
+    if _on and _db_up:
+        _db_up = False
+        DB_UNREACHABLE.set(1)
+
+
 def db_failed(link_lost: bool) -> None:
     """A store operation failed with a database error; ``link_lost``: the connection
-    broke or could not be made (``fiveup_db_unreachable`` is 1 until an operation
-    reaches the database again). An outage is a 1, never a 0 that a process which never
-    recorded would show too: the processes' values combine by their maximum."""
-    global _db_up
+    broke or could not be made (:func:`db_lost`)."""
     if not _on:
         return
     DB_ERRORS.inc()
-    if link_lost and _db_up:
-        _db_up = False
-        DB_UNREACHABLE.set(1)
+    if link_lost:
+        db_lost()
 
 
 def db_connection_failed() -> None:

@@ -61,6 +61,7 @@ class PgListener:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
                     self.listening.set()
+                    metrics.db_reached()
                     delay = 0.2
                     await self._tell(None, None)  # catch up on anything missed while away
                     async for note in conn.notifies():
@@ -78,6 +79,7 @@ class PgListener:
                 raise
             except Exception as exc:
                 self.listening.clear()
+                metrics.db_lost()  # (retried every few seconds: an outage shows at once)
                 log.warning("LISTEN connection lost (%s); retrying", type(exc).__name__)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
