@@ -352,13 +352,18 @@ def _gc_phase(phase: str, info: dict[str, int]) -> None:
 
 
 def flush() -> None:
-    """Record what was noted meanwhile: the collector's pauses and the sockets' queues."""
-    while _gc_pauses:
-        generation, seconds = _gc_pauses.popleft()
+    """Record what was noted meanwhile: the collector's pauses and the sockets' queues.
+    Safe from another thread (the metrics port's): the set of sockets is copied in one
+    step, and each pause is taken once, whichever thread takes it."""
+    while True:
+        try:
+            generation, seconds = _gc_pauses.popleft()
+        except IndexError:
+            break
         timer = _gc_pause.get(str(generation))
         if timer is not None:
             timer.observe(seconds)
-    sizes = [conn.queued_bytes for conn in _sockets]
+    sizes = [conn.queued_bytes for conn in _sockets.copy()]
     WS_QUEUED_BYTES.set(sum(sizes))
     WS_QUEUE_MAX_BYTES.set(max(sizes, default=0))
 
