@@ -15,6 +15,7 @@ from app.api import (
     client,
     docs,
     health,
+    metrics_route,
     routes_bots,
     routes_records,
     routes_seats,
@@ -208,6 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
+    metrics_route.install(app, settings)  # off unless configured (docs/monitoring.md)
     app.add_middleware(ws.DirectSockets)
     app.add_middleware(  # app/core/connection_caps.py
         SocketCaps,

@@ -23,6 +23,7 @@ from app.api.quota_deps import client_address
 from app.api.socket_guard import FRAME_QUOTAS, header, origin_allowed
 from app.api.socket_writer import SocketWriter
 from app.api.socket_writer import close_socket as _close
+from app.core import metrics
 from app.core.quotas import Quotas, Verdict, quotas_for
 from app.core.settings import Settings
 from app.db.store import Unavailable
@@ -111,6 +112,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     writer = SocketWriter(ws, conn, settings.socket_send_timeout)
     try:
         await hub.attach(conn)
+        metrics.socket_opened(conn, spectator)
         with bound_contextvars(**socket_fields(ident.code, ident.seat)):
             await _read_loop(ws, conn, service, hub, Guard(quotas, settings))
     except WebSocketDisconnect:
@@ -118,6 +120,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     except Unavailable:
         await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
     finally:
+        metrics.socket_closed(conn, spectator)
         await hub.detach(conn)
         await writer.stop()
         if spectator:
@@ -174,6 +177,7 @@ async def _read_loop(
         if msg["type"] == "websocket.disconnect":
             return
         text = msg.get("text")
+        metrics.frame_received()
         if text is None:
             await _close(ws, CLOSE_BAD_FRAME, "binary frames are not supported")
             return
@@ -238,6 +242,7 @@ async def _dispatch(
         last = data.get("last_seq")
         if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
             raise ValueError("last_seq must be an integer")
+        metrics.resync("client")
         await hub.resync(conn, last)
     elif kind == "describe":
         await hub.describe(conn)
@@ -286,4 +291,5 @@ async def _act(
     except TableError as err:
         conn.put(encode(error_frame(err.code, err.message, move_id, err.rule)))
         if err.code in ("stale", "conflict"):
+            metrics.resync(err.code)
             await hub.resync(conn, conn.last_seq)
