@@ -95,20 +95,36 @@ def _positive_int(text: str) -> int:
 def _serve(host: str, port: int, workers: int) -> int:
     """uvicorn on the (already migrated) database. The app is given as an import string
     and a factory, so that each of the ``workers`` processes builds its own from the
-    same environment (``app.main:create_app`` reads the settings from it)."""
+    same environment (``app.main:create_app`` reads the settings from it). With metrics
+    on, several workers get a fresh multiprocess directory for this run, and the metrics
+    port, if any, is served by this process (docs/monitoring.md)."""
+    import contextlib
+    import os
+
     import uvicorn
 
+    from app.core import metrics_export
     from app.core.serving import uvicorn_options
 
     settings = get_settings()
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        **uvicorn_options(settings),  # limits, deadlines, pings, forwarded headers
-    )
+    with contextlib.ExitStack() as stack:
+        if settings.metrics_port is not None or settings.metrics_token:
+            if (
+                workers > 1
+            ):  # each worker records into files of its own (app/core/metrics_export.py)
+                stack.enter_context(metrics_export.prepare_processes())
+            if settings.metrics_port is not None and metrics_export.serve_port(
+                settings.metrics_host, settings.metrics_port, settings.metrics_token
+            ):
+                os.environ[metrics_export.PORT_SERVED_ENV] = "1"  # not the workers: this process
+        uvicorn.run(
+            "app.main:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            **uvicorn_options(settings),  # limits, deadlines, pings, forwarded headers
+        )
     return 0
 
 

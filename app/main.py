@@ -15,6 +15,7 @@ from app.api import (
     client,
     docs,
     health,
+    metrics_route,
     routes_bots,
     routes_records,
     routes_seats,
@@ -26,6 +27,7 @@ from app.api.draining import Drain, DrainGate
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
+from app.api.request_id import RequestIds
 from app.core.clock_presets import Presets
 from app.core.connection_caps import SocketCaps
 from app.core.gc_tuning import tune_gc
@@ -87,7 +89,7 @@ def make_store(settings: Settings, notifier: PgNotifier | None = None) -> Store:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application (the database is connected in the lifespan)."""
     settings = settings or get_settings()
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, settings.log_format)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -210,14 +212,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyReadTimeout, seconds=settings.body_timeout)
     app.add_middleware(SecurityHeaders)  # every HTTP answer gets the headers
+    metrics_route.install(app, settings)  # off unless configured (docs/monitoring.md)
     app.add_middleware(ws.DirectSockets)
-    app.add_middleware(  # added last: the outermost of ours (app/core/connection_caps.py)
+    app.add_middleware(  # app/core/connection_caps.py
         SocketCaps,
         per_address=settings.max_sockets_per_address,
         per_token=settings.max_sockets_per_seat_token,
     )
     drain = app.state.drain = Drain(settings.drain_seconds)
-    app.add_middleware(DrainGate, drain=drain)  # outermost: a draining process refuses
+    app.add_middleware(DrainGate, drain=drain)  # a draining process refuses (before caps)
+    app.add_middleware(RequestIds)  # added last, the outermost: every line has the id
     install_error_handlers(app)
     app.include_router(health.router)
     if settings.docs:

@@ -100,6 +100,16 @@ ensure_chromium() {
     export FIVEUP_CHROMIUM="$(command -v chromium)"
 }
 
+# promtool (Debian's prometheus package) checks the alert rules in docs/ (a test).
+ensure_promtool() {
+    command -v promtool >/dev/null 2>&1 && return 0
+    command -v apt-get >/dev/null 2>&1 ||
+        die "promtool is needed for the alert rules' test: install Prometheus (promtool on PATH)"
+    say "installing Debian's prometheus (apt-get), for promtool"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+}
+
 # PostgreSQL for the server and browser tests. FIVEUP_TEST_PG_ADMIN (read by
 # tests/conftest.py and tests/browser/conftest.py) names a database the tests
 # may connect to; they create and drop their own scratch databases from there.

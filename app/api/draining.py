@@ -4,8 +4,8 @@ On the first SIGTERM (docs/deployment.md, "Restarts and probes") the process, be
 uvicorn's own shutdown begins:
 
 1. **drains**: ``/readyz`` answers 503 ``draining``; a new HTTP request other than a
-   probe (:data:`PROBE_PATHS`) gets ``503 draining`` with ``Retry-After: 1``; a new
-   WebSocket upgrade gets ``503 draining`` instead of ``101``;
+   probe or ``/metrics`` (:data:`PROBE_PATHS`) gets ``503 draining`` with
+   ``Retry-After: 1``; a new WebSocket upgrade gets ``503 draining`` instead of ``101``;
 2. lets the HTTP requests and the socket frames it is handling finish (a move being
    written is committed and acknowledged on its socket);
 3. closes every socket with **1012** ("service restart"), once the frames queued for it
@@ -45,6 +45,7 @@ import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketState
 
+from app.api.metrics_route import PATH as METRICS_PATH
 from app.api.socket_writer import close_socket
 from app.core.connection_caps import EXEMPT_PATHS
 from app.db.pg_listener import PgListener
@@ -56,7 +57,8 @@ from app.tables.service import TableService
 log = logging.getLogger(__name__)
 
 #: answered while draining: a load balancer's probes (never refused by the HTTP budget)
-PROBE_PATHS = EXEMPT_PATHS
+#: and the metrics on the main port (a scrape sees the drain)
+PROBE_PATHS = EXEMPT_PATHS | {METRICS_PATH}
 CLOSE_SERVICE_RESTART = 1012
 RESTART_REASON = "service restart"
 DRAINING_MESSAGE = "this server is restarting; retry (another one answers)"

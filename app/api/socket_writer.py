@@ -35,6 +35,7 @@ from websockets.protocol import OPEN
 
 from app.api.send_watch import send_watch
 from app.api.socket_guard import abort_transport, send_owners
+from app.core import metrics
 from app.realtime.connection import Connection
 
 CLOSE_TOO_SLOW = 1013
@@ -44,6 +45,7 @@ async def close_socket(ws: WebSocket, code: int, reason: str) -> None:
     """Close the socket with ``code`` and ``reason``, if it is still open."""
     with contextlib.suppress(Exception):
         if ws.application_state != WebSocketState.DISCONNECTED:
+            metrics.socket_closed_with(code)
             await ws.close(code=code, reason=reason)
 
 
@@ -85,6 +87,7 @@ class DirectSend:
         them when it must)."""
         p = self._protocol
         ws = p.conn
+        metrics.payloads_sent(frames)
         if ws.extensions or ws.debug or ws.expect_continuation_frame or ws.state is not OPEN:
             for data in frames:
                 ws.send_text(data)
@@ -166,6 +169,7 @@ class SocketWriter:
         conn, watch = self.conn, send_watch()
         while True:
             if conn.overflowed:  # too far behind: cut it off (a close would queue too)
+                metrics.cut_off("queue_full")
                 conn.closed = True
                 if not abort_transport(self.ws):
                     await close_socket(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
@@ -186,10 +190,12 @@ class SocketWriter:
                 conn.closed = True
                 return
             if not sent:  # the client does not read: cut it off, no handshake
+                metrics.cut_off("send_timeout")
                 conn.closed = True
                 if not abort_transport(self.ws):
                     await close_socket(self.ws, CLOSE_TOO_SLOW, "too slow; reconnect and resync")
                 return
+            metrics.payloads_sent((data,))
 
     async def stop(self) -> None:
         """Let already-queued frames (e.g. a final error) go out for a moment, then stop;

@@ -17,12 +17,14 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
+from structlog.contextvars import bound_contextvars
 
 from app.api.draining import CLOSE_SERVICE_RESTART, RESTART_REASON, Drain, LiveSocket
 from app.api.quota_deps import client_address
 from app.api.socket_guard import FRAME_QUOTAS, header, origin_allowed
 from app.api.socket_writer import SocketWriter
 from app.api.socket_writer import close_socket as _close
+from app.core import metrics
 from app.core.quotas import Quotas, Verdict, quotas_for
 from app.core.settings import Settings
 from app.db.store import Unavailable
@@ -118,17 +120,30 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     writer = SocketWriter(ws, conn, settings.socket_send_timeout)
     try:
         await hub.attach(conn)
-        await _read_loop(ws, conn, service, hub, Guard(quotas, settings), live)
+        metrics.socket_opened(conn, spectator)
+        with bound_contextvars(**socket_fields(ident.code, ident.seat)):
+            await _read_loop(ws, conn, service, hub, Guard(quotas, settings), live)
     except WebSocketDisconnect:
         pass
     except Unavailable:
         await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
     finally:
         drain.leave(live)
+        metrics.socket_closed(conn, spectator)
         await hub.detach(conn)
         await writer.stop()
         if spectator:
             await quotas.leave_spectator(str(ident.table_id))
+
+
+def socket_fields(code: str, seat: int | None) -> dict[str, str | int]:
+    """What every line logged for an attached socket carries: its table's code, and its
+    seat unless it is a spectator's (with the request id, app/api/request_id.py).
+
+    >>> socket_fields("AB12", 0), socket_fields("AB12", None)
+    ({'table': 'AB12', 'seat': 0}, {'table': 'AB12'})
+    """
+    return {"table": code} if seat is None else {"table": code, "seat": seat}
 
 
 async def _lookups_allowed(ws: WebSocket, quotas: Quotas, address: str) -> bool:
@@ -178,6 +193,7 @@ async def _read_loop(
         if msg["type"] == "websocket.disconnect":
             return
         text = msg.get("text")
+        metrics.frame_received()
         if text is None:
             await _close(ws, CLOSE_BAD_FRAME, "binary frames are not supported")
             return
@@ -246,6 +262,7 @@ async def _dispatch(
         last = data.get("last_seq")
         if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
             raise ValueError("last_seq must be an integer")
+        metrics.resync("client")
         await hub.resync(conn, last)
     elif kind == "describe":
         await hub.describe(conn)
@@ -294,4 +311,5 @@ async def _act(
     except TableError as err:
         conn.put(encode(error_frame(err.code, err.message, move_id, err.rule)))
         if err.code in ("stale", "conflict"):
+            metrics.resync(err.code)
             await hub.resync(conn, conn.last_seq)

@@ -33,6 +33,7 @@ from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.core import metrics
 from app.core.asgi_errors import send_json_error
 
 #: paths answered whatever the HTTP budget says (a load balancer's probes)
@@ -126,6 +127,7 @@ class HttpLoad:
 
 async def overloaded(scope: Scope, receive: Receive, send: Send) -> None:
     """The answer to an HTTP request over the budget: ``503 overloaded``, retry in 1 s."""
+    metrics.refused("http_budget")
     await send_json_error(
         send,
         503,
@@ -170,9 +172,11 @@ class SocketCaps:
         address = client[0] if client else "unknown"
         token = _seat_token(scope)
         if not self.addresses.enter(address, self.per_address):
+            metrics.refused("sockets_per_address")
             await self._refuse(scope, send, "too many open sockets from this address")
             return
         if token is not None and not self.tokens.enter(token, self.per_token):
+            metrics.refused("sockets_per_token")
             self.addresses.leave(address)
             await self._refuse(scope, send, "too many open sockets for this seat")
             return

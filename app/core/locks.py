@@ -18,10 +18,11 @@ from types import TracebackType
 
 
 class KeyedLocks:
-    """One ``asyncio.Lock`` per key (e.g. a table id), without growing per key forever:
-    ``async with locks(key):``. A key's lock is dropped once nobody holds or awaits it
-    (counted, not left to weak references: one lock and one dictionary entry per
-    table in use, made and dropped on the move path)."""
+    """A mutual-exclusion lock per key (e.g. a table id), without growing per key
+    forever: ``async with locks(key):``. Not an ``asyncio.Lock``: a key's entry exists
+    only while someone holds or awaits its lock and is dropped when the last leaves
+    (counted, not left to weak references: one entry per table in use, made and dropped
+    on the move path); waiters are served in arrival order."""
 
     def __init__(self) -> None:
         self._entries: dict[int, _KeyLock] = {}

@@ -58,6 +58,7 @@ from limits.aio.storage import Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
+from app.core import metrics
 from app.core.settings import Settings
 from app.core.socket_windows import MovingWindows
 
@@ -135,6 +136,7 @@ class SocketCounter:
         wait = windows.hit(now=time.monotonic())
         if wait <= 0.0:
             return ALLOWED
+        metrics.quota_refused(_SOCKET_QUOTAS[kind])
         return Verdict(False, max(1, math.ceil(wait)), windows.refused_by)
 
 
@@ -205,6 +207,7 @@ class Quotas:
             count = await self.storage.incr(key, SPECTATOR_COUNT_TTL)
             if count > self.max_spectators:
                 await self.storage.incr(key, SPECTATOR_COUNT_TTL, amount=-1)
+                metrics.quota_refused("spectators")
                 return False
         except Exception as exc:
             log.warning("quota storage failed (%s); allowing a spectator", type(exc).__name__)
@@ -220,6 +223,7 @@ class Quotas:
             log.warning("quota storage failed (%s)", type(exc).__name__)
 
     async def _refusal(self, item: RateLimitItem, name: str, identifier: str) -> Verdict:
+        metrics.quota_refused(name)
         stats = await self.limiter.get_window_stats(item, name, identifier)
         wait = max(1, math.ceil(stats.reset_time - time.time()))
         return Verdict(False, wait, str(item))

@@ -20,7 +20,7 @@ The options can be pickled (uvicorn sends them to each ``--workers`` process). W
 with an import string too: ``uvicorn.run("app.main:create_app", factory=True,
 workers=n, host=..., port=..., **uvicorn_options(settings))``.
 
->>> from app.core.settings import Settings
+from app.core.settings import Settings
 >>> options = uvicorn_options(Settings(forwarded_allow_ips=""))
 >>> options["proxy_headers"], options["timeout_keep_alive"], options["ws_per_message_deflate"]
 (False, 5, False)
@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from app.core.logging import logging_config
 from app.core.settings import Settings
 from app.core.slow_clients import DeadlineHttpToolsProtocol, SlowClientLimits, http_caps
 from app.core.ws_protocol import QuietWebSocketsProtocol
@@ -78,6 +79,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         # after the drain (app/api/draining.py): what uvicorn waits for the connections
         "timeout_graceful_shutdown": max(1, math.ceil(settings.drain_seconds)),
         "log_level": settings.log_level.lower(),
+        # structured lines from every process, a --workers parent's too
+        "log_config": logging_config(settings.log_level, settings.log_format),
         "server_header": False,
     }
     if proxies:

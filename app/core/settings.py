@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.core.resources import bundled_dir
@@ -28,6 +28,9 @@ class Settings(BaseSettings):
     static_dir: Path = Field(default_factory=lambda: bundled_dir("static"))
     max_frame_bytes: int = 16384
     log_level: str = "INFO"
+    #: ``json`` (one JSON object per line), ``console`` (readable lines) or ``auto``:
+    #: console when stderr is a terminal, else json (app/core/logging.py)
+    log_format: Literal["auto", "json", "console"] = "auto"
     #: PostgreSQL connections of the store (app/db/pg_store.py) — every read and write.
     #: A commit waits for the WAL flush, so commits/s grow with concurrent connections
     #: (group commit); keep room under the server's max_connections per process.
@@ -152,6 +155,25 @@ class Settings(BaseSettings):
     #: autopilot turns in a row after which the seat stays on autopilot until its player
     #: comes back
     autopilot_handover_moves: int = Field(default=3, ge=1, le=1000)
+
+    # --- Metrics for Prometheus (docs/monitoring.md). Off unless one of the two is set.
+    #: serve ``/metrics`` on this port of its own (bound to ``metrics_host``)
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    #: the address the metrics port is bound to (loopback: only this machine scrapes)
+    metrics_host: str = "127.0.0.1"
+    #: serve ``/metrics`` on the main port to ``Authorization: Bearer <this>`` only (and
+    #: require it on the metrics port too); at least 16 characters
+    metrics_token: str = ""
+    #: distinct values one open-ended metric label (a refusal's error code, a quota, a
+    #: cap, a close code, a route template) may take; beyond it the value is ``other``
+    metrics_label_values: int = Field(default=64, ge=8, le=1024)
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _long_enough(cls, token: str) -> str:
+        if token and len(token) < 16:
+            raise ValueError("FIVEUP_METRICS_TOKEN must be at least 16 characters")
+        return token
 
 
 @lru_cache

@@ -41,6 +41,7 @@ import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.utils import get_remote_addr
 
+from app.core import metrics
 from app.core.connection_caps import HttpCaps, HttpLoad, overloaded
 from app.core.settings import Settings, get_settings
 
@@ -129,6 +130,7 @@ class DeadlineHttpToolsProtocol(HttpToolsProtocol):
         host = peer[0] if peer else "unknown"
         if not caps.is_trusted(host):
             if not self.load.connections.enter(host, caps.connections_per_address):
+                metrics.refused("connections_per_address")
                 self.transport.close()  # over the address's cap: closed before a byte is read
                 return
             self._counted = host
@@ -275,6 +277,7 @@ class DeadlineHttpToolsProtocol(HttpToolsProtocol):
 
     def _refuse(self, status: int, reason: bytes) -> None:
         """Answer ``status`` (unless a response has started) and close the connection."""
+        metrics.refused("request_timeout" if status == 408 else "headers_too_large")
         self._clear_deadline()
         self._in_headers = False
         cycle = self.cycle  # the previous request's, if its response is complete

@@ -20,6 +20,7 @@ import orjson
 import psycopg
 from psycopg.types.json import set_json_loads
 
+from app.core import metrics
 from app.db.store import Unavailable
 
 Conn = psycopg.AsyncConnection[Any]
@@ -39,6 +40,7 @@ class PgConnections:
         #: idle connections, each with the failure count and the time it was put back
         self._idle: list[tuple[Conn, int, float]] = []
         self._gate = asyncio.Semaphore(size)
+        metrics.db_pool(size)
         self._closed = False
         self._closing: set[asyncio.Task[None]] = set()
 
@@ -47,7 +49,13 @@ class PgConnections:
         """A working connection for the block; the database's errors leave it as
         :class:`~app.db.store.Unavailable` (unique and foreign-key violations as they
         are: the store maps them)."""
-        async with self._gate:
+        metrics.db_wait(+1)
+        try:
+            await self._gate.acquire()
+        finally:
+            metrics.db_wait(-1)
+        metrics.db_checkout(+1)
+        try:
             conn = await self._checked_out()
             try:
                 yield conn
@@ -55,6 +63,7 @@ class PgConnections:
                 self._put_back(conn)
                 raise
             except psycopg.Error as exc:
+                metrics.db_failed(link_lost=conn.broken or conn.closed)
                 self._discard_or_keep(conn)
                 raise Unavailable(type(exc).__name__) from exc
             except BaseException:  # cancelled mid-statement: the connection's state is unknown
@@ -62,12 +71,18 @@ class PgConnections:
                     await conn.close()
                 raise
             else:
+                metrics.db_reached()
                 if self._closed:
                     await conn.close()
                 else:
                     self._put_back(conn)
+        finally:
+            metrics.db_checkout(-1)
+            self._gate.release()
 
     async def close(self) -> None:
+        if not self._closed:
+            metrics.db_pool(-self.size)
         self._closed = True
         while self._idle:
             await _close_quietly(self._idle.pop()[0])
@@ -91,10 +106,12 @@ class PgConnections:
                 return conn
             except psycopg.Error:
                 self.failures += 1
+                metrics.db_connection_failed()
                 await _close_quietly(conn)
         try:
             conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
         except psycopg.Error as exc:
+            metrics.db_failed(link_lost=True)
             raise Unavailable(type(exc).__name__) from exc
         set_json_loads(orjson.loads, conn)
         return conn
@@ -102,6 +119,7 @@ class PgConnections:
     def _discard_or_keep(self, conn: Conn) -> None:
         if conn.broken or conn.closed or conn.info.transaction_status != 0:  # 0: IDLE
             self.failures += 1
+            metrics.db_connection_failed()
             task = asyncio.get_running_loop().create_task(_close_quietly(conn))
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)

@@ -30,9 +30,11 @@ it once on a fresh connection).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from app.core import metrics
 from app.core.json_text import json_text
 from app.db.channel import encode_note
 from app.db.rows import Change
@@ -172,8 +174,10 @@ class GroupCommit:
             self.batches += 1
             self.changes += len(batch)
             dead = self._dead()
+            began = time.perf_counter()
             try:
                 written = await self._write_batch([c for c, _ in batch])
+                metrics.group_committed(len(batch), time.perf_counter() - began)
             except Exception as exc:
                 if isinstance(exc, Unavailable) and self._dead() != dead:
                     for _, fut in batch:  # the connection died: unknown, the callers retry

@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable
 
 import psycopg
 
-from app.db.channel import CHANNEL, PRESENCE_CHANNEL, decode_note
+from app.core import metrics
+from app.db.channel import CHANNEL, PRESENCE_CHANNEL, decode_note, note_stamp
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class PgListener:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
                     self.listening.set()
+                    metrics.db_reached()
                     delay = 0.2
                     await self._tell(None, None)  # catch up on anything missed while away
                     async for note in conn.notifies():
@@ -67,6 +69,9 @@ class PgListener:
                             for hear in self.presence_subscribers:
                                 hear(note.payload)
                             continue
+                        stamp = note_stamp(note.payload)
+                        if stamp is not None and not stamp.own:
+                            metrics.notify_heard(stamp.sent_at)
                         decoded = decode_note(note.payload)
                         if decoded is not None:
                             await self._tell(*decoded)
@@ -74,6 +79,7 @@ class PgListener:
                 raise
             except Exception as exc:
                 self.listening.clear()
+                metrics.db_lost()  # (retried every few seconds: an outage shows at once)
                 log.warning("LISTEN connection lost (%s); retrying", type(exc).__name__)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)

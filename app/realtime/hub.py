@@ -28,10 +28,11 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 
+from app.core import metrics
 from app.core.clock_presets import Presets
 from app.core.locks import KeyedLocks
 from app.db.rows import Catchup, EventRecord, PlayerState, TableState
-from app.db.store import Store, Unavailable
+from app.db.store import Store
 from app.realtime.committed import Committed
 from app.realtime.connection import Connection
 from app.realtime.delivery import Sent, event_texts
@@ -215,10 +216,7 @@ class Hub:
         since = feed.seq if feed.seq >= 0 else 0
         if last_seq is not None and 0 <= last_seq < since:
             since = last_seq
-        try:
-            cu = await self.store.catchup(feed.table_id, since, RESYNC_EVENT_LIMIT)
-        except Unavailable:
-            raise
+        cu = await self.store.catchup(feed.table_id, since, RESYNC_EVENT_LIMIT)
         if cu is None:
             return
         if feed.seq >= 0 and cu.table.seq > feed.seq:
@@ -333,6 +331,7 @@ class Hub:
             )
             c.last_seq = cu.table.seq
             feed.sent.views.setdefault(c.seat, proj.own_fields(c.seat))
+            metrics.resync("behind")
 
     def _deliver(
         self,

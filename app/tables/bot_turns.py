@@ -60,6 +60,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
 from app.bots import Level, SeatView, choose_move
+from app.core import metrics
 from app.engine import view_for
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_seats import bot_to_move, level_of
@@ -274,6 +275,7 @@ class BotTurns:
             if again is not None:
                 self.schedule(table_id, seq, again)
 
+    @metrics.times_decision
     async def _choose(self, level: Level, view: SeatView) -> str:
         seed = self._rng.getrandbits(64)
         if level == "easy":  # a random choice: nothing to take off the loop

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.core import metrics
 from app.db.rows import PlayerState, PriorMove
 from app.db.store import Store, Unavailable
 from app.tables import autopilot, devices, play
@@ -35,6 +36,7 @@ class MoveActions:
         self.actions = actions
 
     # -- play --------------------------------------------------------------------------
+    @metrics.counts_move("person")
     async def act(
         self,
         table_id: int,
@@ -52,6 +54,7 @@ class MoveActions:
         req = MoveRequest.parse(move, move_id, seq)
         return await self._act(table_id, lambda tx: tx.authenticate(token), req, person=True)
 
+    @metrics.counts_move("bot")
     async def play_bot(self, table_id: int, seat: int, move: str, move_id: str, seq: int) -> None:
         """A computer player's move (app/tables/bot_turns.py): exactly the path of
         :meth:`act`, for the bot in ``seat`` instead of a token's seat."""
@@ -64,6 +67,7 @@ class MoveActions:
 
         await self._act(table_id, the_bot, MoveRequest.parse(move, move_id, seq))
 
+    @metrics.counts_move("autopilot")
     async def play_autopilot(
         self, table_id: int, seat: int, move: str, move_id: str, seq: int
     ) -> None:

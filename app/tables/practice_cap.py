@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from app.core import metrics
 from app.db.store import Store, Unavailable
 from app.tables.errors import TableError, unavailable
 
@@ -46,6 +47,7 @@ async def check(store: Store, creator: PracticeCreator) -> None:
     except Unavailable:
         raise unavailable() from None
     if live >= creator.max_live:
+        metrics.quota_refused("practice_tables")
         raise TableError(
             "too_many_practice_tables",
             f"{live} of your practice tables are waiting or in play (at most"

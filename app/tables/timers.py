@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
@@ -32,7 +33,8 @@ class Timers:
         self._acting: set[asyncio.Task[Any]] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
+        # a fresh context: not the request id and seat of the socket that scheduled it
+        task = asyncio.get_running_loop().create_task(coro, context=contextvars.Context())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

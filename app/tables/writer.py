@@ -170,6 +170,7 @@ class Writer:
                     tx.events[0].seq,
                     tx.events[-1].seq,
                     ",".join(e.kind for e in tx.events),
+                    extra={"table": tx.table.code, "seq": tx.events[-1].seq},
                 )
         return written
 

@@ -1,4 +1,4 @@
-"""Accessibility audit (issue 11): axe-core, run inside the page (the PyPI package
+"""Accessibility audit: axe-core, run inside the page (the PyPI package
 axe-playwright-python ships it), finds no serious or critical violation on the home
 page, the waiting room, the table in play (a player's and a spectator's page, with
 targets shown) and the rules page."""

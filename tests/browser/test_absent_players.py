@@ -1,4 +1,4 @@
-"""Absent players in the page (issue 9): the turn clock drawn from the server's fields
+"""Absent players in the page: the turn clock drawn from the server's fields
 (ring at the seat to move, bank, tab title on your turn, corrected for clock skew), the
 autopilot's marks (the "(autopilot)" move, the on/off line, the seat's badge), and the
 whole story on a live server with a short clock: one player closes the tab; the other

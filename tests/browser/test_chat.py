@@ -1,4 +1,4 @@
-"""Table chat in the browser (issue 11): during a full round two players and a spectator
+"""Table chat in the browser: during a full round two players and a spectator
 chat — typed text (shown as text, never as HTML), quick messages and emotes — and every
 page shows every message, the spectator's marked as the spectators' channel; a reload
 brings the chat back (snapshot); a per-player mute hides that player's messages and is
@@ -63,6 +63,8 @@ def test_two_players_and_a_spectator_chat_through_a_round(new_page) -> None:  # 
             bob.click("[data-testid=chat-quick-emote_thumbs_up]")
             said.append("bob")
         if said:
+            for p in pages:  # the message has reached every page before play goes on
+                _wait_messages(p, len(said))
             sync(pages)
 
     play_until_round_end(pages, rng, on_step=chat_now)

@@ -1,4 +1,4 @@
-"""Clearer moves (issue 11): the open ends (R12, spinner branches included) are marked
+"""Clearer moves: the open ends (R12, spinner branches included) are marked
 on the board with their values, the last move of each other player is marked on its
 tile with what it scored, the board count sits by the board, and the log speaks plain
 words in English and Ukrainian (the engine notation stays on the items)."""

@@ -1,4 +1,4 @@
-"""Player and spectator counts (issue 11): the table page shows how many players are
+"""Player and spectator counts: the table page shows how many players are
 here and how many watch, kept up to date by presence frames; the lobby shows the
 spectators of a public table."""
 

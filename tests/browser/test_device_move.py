@@ -1,4 +1,4 @@
-"""Rejoin from any device (issue 9): a player opens their personal "Play on another device"
+"""Rejoin from any device: a player opens their personal "Play on another device"
 link in a NEW browser context and plays on from where they were; the old context shows
 "this seat moved to another device" and does not reconnect with the dead token."""
 

@@ -1,4 +1,4 @@
-"""The home page (issue 11): a drawn layout, the ways in (play with friends, watch a
+"""The home page: a drawn layout, the ways in (play with friends, watch a
 live table, how to play) and the live tables, those looking for players first."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Motion and sound (issue 11): tiles slide and points float (each animation at most
+"""Motion and sound: tiles slide and points float (each animation at most
 250 ms) unless the user asked for reduced motion, then nothing moves; sounds are made
 with WebAudio, never before the user has interacted with the page, and a mute toggle
 is remembered in the browser."""

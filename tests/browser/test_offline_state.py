@@ -69,6 +69,10 @@ def test_back_online_reconnects_at_once_not_after_the_back_off(new_page) -> None
     ann.context.set_offline(False)
     # only the `online` event can reconnect now: the back-off's timeout is frozen
     ann.wait_for_selector("[data-testid=conn][data-state=open]", timeout=15_000)
+    # reconnected by `online` alone; time runs again so the page paints what arrived
+    # (the client draws arriving frames on the next animation frame, which the frozen
+    # clock holds back too)
+    ann.clock.resume()
     ann.wait_for_selector("[data-testid=offline-banner]", state="detached")
 
 

@@ -1,4 +1,4 @@
-"""Phone first (issue 11): at 390x844 in portrait, while playing, the scores, the last
+"""Phone first: at 390x844 in portrait, while playing, the scores, the last
 move and your hand are on the first screen without scrolling; the log and the score
 sheet are one tap away."""
 

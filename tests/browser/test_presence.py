@@ -1,4 +1,4 @@
-"""Presence that tells the truth, in the browser (issue 9): the player to move hides
+"""Presence that tells the truth, in the browser: the player to move hides
 their page — the other player sees them "away" (with a ticking "since") and the status
 line "<name> (away) to play", still away after their socket reconnects; they show it
 again — connected; they close the page — the other sees "disconnected" and

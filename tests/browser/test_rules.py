@@ -1,4 +1,4 @@
-"""The rules page (issue 11): reachable from the home page and the table, in English
+"""The rules page: reachable from the home page and the table, in English
 and Ukrainian with the same rules (R1-R26) in both, and drawn examples of a spinner,
 scoring ends and the rounding of leftover pips (R22); the table's first-visit hint."""
 

@@ -1,4 +1,4 @@
-"""The score sheet (issue 11): after two rounds, what the players' and a spectator's
+"""The score sheet: after two rounds, what the players' and a spectator's
 sheets say equals the server's settlements (GET /api/tables/{code}/history): per round
 the points made (R3/R15), the deductions (R22) and the running totals; a past round's
 final board and settlement stay reachable from the sheet after the next deal, and the

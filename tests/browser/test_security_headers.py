@@ -1,6 +1,6 @@
-"""The client and ``/docs`` work under the strict Content-Security-Policy (issue 10,
-finding 9): a real Chromium plays a round and renders the API docs while every CSP
-violation the browser reports is collected; there must be none."""
+"""The client and ``/docs`` work under the strict Content-Security-Policy:
+a real Chromium plays a round and renders the API docs while every CSP violation
+the browser reports is collected; there must be none."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two-step play (issue 11): a first click only selects a tile and shows its places
+"""Two-step play: a first click only selects a tile and shows its places
 with the points the score will change by; a second click plays; another tile switches
 the selection (never plays it); Esc or a click on empty felt deselects."""
 
@@ -114,8 +114,8 @@ def _select_and_read_places(actor, tile: str) -> list[dict[str, str]]:  # type: 
 def test_a_press_held_on_bare_felt_deselects_while_the_layout_words_arrive(new_page) -> None:  # type: ignore[no-untyped-def]
     """A person's click lasts a tenth of a second. Pressing the board focuses it, and
     the page then asks for the layout's words (they are stale after the start's event);
-    their arrival must not redraw the page under the pointer, or the browser fires no
-    click and the tile stays selected."""
+    they are drawn in place, keeping the node under the pointer, or the browser would
+    fire no click and the tile would stay selected."""
     ann, bob, _ = start_two_player_game(new_page)
     sync([ann, bob])
     actor = ann if my_turn(ann) else bob
@@ -128,7 +128,7 @@ def test_a_press_held_on_bare_felt_deselects_while_the_layout_words_arrive(new_p
     actor.mouse.up()
     actor.wait_for_function("document.querySelector('[data-move]') === null")
     assert actor.get_attribute("[data-testid=turn-indicator]", "data-selected") in ("", None)
-    # the words asked for on focus arrived, and were drawn once the press was over
+    # the words asked for on focus arrived and were drawn
     actor.wait_for_function(
         "document.querySelector('[data-testid=layout-description]').textContent !== ''"
     )
@@ -136,9 +136,9 @@ def test_a_press_held_on_bare_felt_deselects_while_the_layout_words_arrive(new_p
 
 def test_a_click_completes_when_a_frame_lands_during_the_press(new_page) -> None:  # type: ignore[no-untyped-def]
     """A spectator arrives while the player to move holds a press on bare felt: the
-    presence frame is applied at once, but the page is redrawn only after the release,
-    so the click happens (the tile is deselected) and then the count shows the
-    spectator."""
+    presence frame is drawn in place during the press (the felt under the pointer is
+    the same node), so the click happens (the tile is deselected) and the count shows
+    the spectator."""
     ann, bob, code = start_two_player_game(new_page)
     sync([ann, bob])
     actor = ann if my_turn(ann) else bob

@@ -1,4 +1,4 @@
-"""The small defects of issue 11, each checked in the page: the optional table name,
+"""Small details of the pages, each checked in the page: the optional table name,
 the name-length warning, the full-table visitor, "Copied!" going back, the spectator's
 seats drawn once and nothing drawn over the board, the phone settlement dialog not
 cut off, automatic passes marked, and a young layout drawn big and centred."""

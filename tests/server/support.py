@@ -270,7 +270,7 @@ def replay_states(events: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]
         elif kind == "move":
             assert match is not None
             match.play(payload["seat"], payload["move"])
-        elif kind == "resigned":  # the match ends by a resignation (issue 9)
+        elif kind == "resigned":  # the match ends by a resignation
             assert match is not None
             assert match.resign(payload["seat"]) == payload
         states[seq] = match.to_dict() if match is not None else None

@@ -1,4 +1,4 @@
-"""Table chat (issue 11) over real sockets on a real server and PostgreSQL: seats post to
+"""Table chat over real sockets on a real server and PostgreSQL: seats post to
 the table channel and spectators to a marked spectators' channel, which the host turns
 off; every message is a seq'd, stored event; a reconnecting client gets the recent chat
 in its snapshot; text is cleaned and limited; a socket's chat is rate limited; chat does

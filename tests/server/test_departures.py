@@ -1,5 +1,5 @@
-"""Resign, replace and device links at the service level, on both backends (issue 9;
-docs/protocol.md, "Devices, leave, resign, replace"). Over real sockets and two
+"""Resign, replace and device links at the service level, on both backends
+(docs/protocol.md, "Devices, leave, resign, replace"). Over real sockets and two
 processes: tests/server/test_devices.py."""
 
 from __future__ import annotations

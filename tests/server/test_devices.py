@@ -1,5 +1,5 @@
 """Rejoin from any device, leave and resign over real HTTP and real WebSockets on
-PostgreSQL (issue 9; docs/protocol.md, "Devices, leave, resign, replace"): a claimed
+PostgreSQL (docs/protocol.md, "Devices, leave, resign, replace"): a claimed
 device link closes every socket of the old credential with 4410 — on the other server
 process too — and the old token is refused; a leaver's sockets close with 4411 and a
 computer player plays the seat while the partnership plays on to the end; every frame of

@@ -114,7 +114,7 @@ async def test_a_batch_writes_every_column_a_change_sets_clock_and_resignation_i
     pg_url: str,
 ) -> None:
     """A table written in a batch keeps what a change wrote alone would keep: the turn
-    clock's deadline and banks (issue 9) and the resigned seat travel with the batch."""
+    clock's deadline and banks and the resigned seat travel with the batch."""
     store = PgStore(libpq_dsn(pg_url))
     svc = TableService(store, next_round_seconds=0)
     try:

@@ -1,4 +1,4 @@
-"""Who is at a table, as the lobby and the table page show it (issue 11): spectator
+"""Who is at a table, as the lobby and the table page show it: spectator
 sockets are counted on every process (each process reports its seats and spectators on
 the presence channel, app/realtime/presence.py) and shown in ``TableInfo.spectators``,
 ``LobbyEntry.spectators`` and ``presence`` frames; the lobby lists the tables looking

@@ -1,4 +1,4 @@
-"""Names (issue 10, finding 10): invisible names, combining-mark towers and look-alikes.
+"""Names: invisible names, combining-mark towers and look-alikes.
 
 A name with nothing visible gets the default name; invisible parts of a name are dropped
 (through a real server); ``confusable_key`` is the pure function the table service

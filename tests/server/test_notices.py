@@ -1,4 +1,4 @@
-"""NOTIFYs of other processes' commits are read side by side, table by table (issue 7):
+"""NOTIFYs of other processes' commits are read side by side, table by table:
 ``Hub.notice`` returns at once, one task per table catches the feed up from the store,
 and the NOTIFYs that come while it reads are folded into one more read — the listener
 never waits for a read, so a slow table does not hold up the others."""

@@ -1,4 +1,4 @@
-"""Database outages (issue 10, findings 3 and 5): the connections an outage killed cost no
+"""Database outages: the connections an outage killed cost no
 user action, and a timer whose deadline falls inside an outage fires once the database
 is back — on real PostgreSQL, with this test's own database made unreachable."""
 

@@ -1,4 +1,4 @@
-"""A process's own commits are delivered as they are, never read back (issue 7): the
+"""A process's own commits are delivered as they are, never read back: the
 writer tells the hub which seq it is committing (``Hub.expecting``), so the NOTIFY of
 that commit — which PostgreSQL may hand to the process's LISTEN connection before the
 write's own answer — waits for the delivery instead of reading the table from the store.

@@ -1,4 +1,4 @@
-"""Presence that tells the truth (issue 9): each person's seat is connected (a socket on
+"""Presence that tells the truth: each person's seat is connected (a socket on
 a visible page), away (sockets only on hidden pages: the client sends
 ``{"type":"presence","state":"away"|"here"}``) or disconnected (no socket), with since
 when — across server processes (app/realtime/presence.py) — in ``presence`` frames and

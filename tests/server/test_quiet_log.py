@@ -1,4 +1,4 @@
-"""What a client sends cannot make the log say more than it should (issue 31, point 8):
+"""What a client sends cannot make the log say more than it should:
 at ``FIVEUP_LOG_LEVEL=DEBUG`` no frame — so no tile of a hidden hand — is written, and a
 text frame that is not UTF-8 closes its socket with 1007 without an ERROR or traceback.
 A real server, served as ``fiveup serve`` serves it, and its captured log."""

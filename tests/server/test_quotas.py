@@ -1,4 +1,4 @@
-"""Quotas (issue 10, finding 4) and forwarded headers (finding 11) on real servers.
+"""Quotas and forwarded headers on real servers.
 
 Each server is started as ``fiveup serve`` starts it (``uvicorn_options``) with small
 quotas. Client addresses come from ``X-Forwarded-For`` where a test trusts the local

@@ -116,7 +116,7 @@ async def test_seats_are_fixed_once_the_match_starts(service: TableService) -> N
         with pytest.raises(TableError) as err:
             await call
         assert err.value.code in ("already_started", "seat_taken")
-    # leaving a match in play hands the seat to a computer player (issue 9; the seat
+    # leaving a match in play hands the seat to a computer player (the seat
     # itself stays: tests/server/test_departures.py)
     info = await service.leave(code, tokens[1])
     assert info.status == "playing" and info.seats[1].bot == "medium"

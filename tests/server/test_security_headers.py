@@ -1,4 +1,4 @@
-"""Security headers (issue 10, finding 9) on every kind of response of a real server, and
+"""Security headers on every kind of response of a real server, and
 ``/docs`` served from packaged files only (or turned off)."""
 
 from __future__ import annotations

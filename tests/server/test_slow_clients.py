@@ -1,4 +1,4 @@
-"""Slowloris (issue 10, finding 7): connections that trickle their headers or body, or
+"""Slowloris: connections that trickle their headers or body, or
 send nothing, are answered 408 and closed after the configured deadline; oversized
 headers get 431; normal requests and WebSockets go on working.
 

@@ -1,5 +1,5 @@
-"""A socket's lifetime leaves nothing for the cyclic garbage collector (issue 31, point
-7): 20,000 sockets with one seat token, each opened, given its snapshot and closed by the
+"""A socket's lifetime leaves nothing for the cyclic garbage collector:
+20,000 sockets with one seat token, each opened, given its snapshot and closed by the
 client, against a real server served as ``fiveup serve`` serves it. The server process
 counts every object its collector frees — as the collections come, and in a full
 collection at exit for whatever is left — and the whole churn may leave less than one

@@ -1,4 +1,4 @@
-"""What one socket may cost the server (issue 10): the page's Origin only, a share of
+"""What one socket may cost the server: the page's Origin only, a share of
 spectator places, a share of frames (a flood is closed), a bounded queue, and a client
 that stops reading is cut off. Real server processes with the quotas on."""
 

@@ -1,4 +1,4 @@
-"""Abandoned tables are closed and swept (issues 9 and 10, app/tables/sweep.py): a table
+"""Abandoned tables are closed and swept (app/tables/sweep.py): a table
 nothing changed at and no person has had a socket at for the (here tiny) timeout is
 closed through the write path, leaves the lobby and stays readable; a person's open
 socket keeps it; its computer players stop; two processes close it once.

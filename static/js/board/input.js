@@ -1,6 +1,7 @@
 // Board input: which targets a selected tile has, drag-and-drop from the hand, zoom
 // and pan. Pure helpers first (testable), DOM wiring after.
 import { ghostRect, parsePlace } from "./layout.js";
+import { on } from "../dom.js";
 
 /** Legal placements of `tile` from the view's legal list. */
 export function movesForTile(legal, tile) {
@@ -78,12 +79,13 @@ export function dragHandler({ onStart, onDrop, makeGhost }) {
 }
 
 /**
- * Pan the board by dragging empty felt; the wheel zooms. The board SVG is redrawn on
- * every change, so the drag is followed at the document level and measured against
- * whichever board element is current (`getSvg()`).
+ * Pan the board by dragging empty felt; the wheel zooms. The handlers go on the
+ * freshly built board (`svg`), which the renderer may drop for the live one it keeps,
+ * so the drag is followed at the document level and measured against the board on
+ * the page (`getSvg()`).
  */
 export function attachZoomPan(svg, getZoom, setZoom, getSvg = () => svg) {
-  svg.addEventListener("pointerdown", (e) => {
+  on(svg, "pointerdown", (e) => {
     if (e.target.closest && e.target.closest("[data-move]")) return;
     if (e.button !== undefined && e.button !== 0) return;
     const start = { x: e.clientX, y: e.clientY, z: { ...getZoom() } };
@@ -106,10 +108,10 @@ export function attachZoomPan(svg, getZoom, setZoom, getSvg = () => svg) {
     document.addEventListener("pointerup", up);
     document.addEventListener("pointercancel", up);
   });
-  svg.addEventListener("wheel", (e) => {
+  on(svg, "wheel", (e) => {
     e.preventDefault();
     const z = getZoom();
     const k = Math.min(6, Math.max(1, z.k * (e.deltaY < 0 ? 1.15 : 1 / 1.15)));
     setZoom({ k, x: k === 1 ? 0 : z.x, y: k === 1 ? 0 : z.y });
-  }, { passive: false });
+  }); // not passive (dom.js binds "wheel" so): it keeps the page from scrolling
 }

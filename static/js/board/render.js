@@ -127,15 +127,16 @@ export function fitView(svg, lay, targets, opts = {}) {
 }
 
 // A connector: a dashed polyline through [x0, y0, x1, y1, …] (grid units).
-function connectorLine(conn, cls, parent) {
+function connectorLine(conn, cls, parent, key = null) {
   const pts = [];
   for (let i = 0; i + 1 < conn.length; i += 2) pts.push(conn[i] * U + "," + conn[i + 1] * U);
-  return svgEl("polyline", { points: pts.join(" "), class: cls, fill: "none" }, parent);
+  return svgEl("polyline", { points: pts.join(" "), class: cls, fill: "none", "data-key": key }, parent);
 }
 
 /**
  * Draw the board.
- *  svg      the <svg> element (content is replaced)
+ *  svg      the <svg> element (content is replaced: build it detached and let
+ *           reconcile.js bring the live board up to it)
  *  lay      a Layout (computeLayout(...).layout)
  *  opts.last       tile string of the last placed tile (highlighted)
  *  opts.targets    [{key, rect, points, label}] ghost targets for the selected tile
@@ -184,7 +185,7 @@ export function markSpot(r, ends, floatLen = 0) {
 export function renderBoard(svg, lay, opts = {}) {
   const targets = opts.targets || [];
   const vb = fitView(svg, lay, targets, opts);
-  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  while (svg.firstChild) svg.removeChild(svg.firstChild); // a fresh drawing (reconcile.js keeps the live one)
 
   const gConn = svgEl("g", { class: "connectors" }, svg);
   const gTiles = svgEl("g", { class: "tiles" }, svg);
@@ -206,28 +207,30 @@ export function renderBoard(svg, lay, opts = {}) {
   }
 
   for (const r of lay.rects) {
-    if (r.connector) connectorLine(r.connector, "connector", gConn);
+    if (r.connector) connectorLine(r.connector, "connector", gConn, "c:" + r.tile);
     const [one, two] = faceValues(r);
     const g = tileFace(r.x * U, r.y * U, r.w * U, r.h * U, one, two, r.tile === opts.last ? "last" : "");
     g.setAttribute("data-tile", r.tile);
     g.setAttribute("data-board-tile", r.tile);
+    g.setAttribute("data-key", "t:" + r.tile); // the same node for as long as the tile lies there
     const mk = marks.get(r.tile);
     if (mk) {
       // The last move of a player: a mark on the tile, their initial and what it scored.
       g.classList.add("seat-last");
       g.setAttribute("data-last-of", mk.seat);
       const { mx, my, sx } = markSpot(r, ends, mk.points > 0 ? String(mk.points).length + 1 : 0);
-      svgEl("circle", { cx: mx, cy: my, r: 6.5, class: "last-mark seat-c" + mk.seat }, gMarks);
-      const tx = svgEl("text", { x: mx, y: my, class: "last-mark-text" }, gMarks);
+      const mkKey = mk.seat + ":" + r.tile;
+      svgEl("circle", { cx: mx, cy: my, r: 6.5, class: "last-mark seat-c" + mk.seat, "data-key": "m:" + mkKey }, gMarks);
+      const tx = svgEl("text", { x: mx, y: my, class: "last-mark-text", "data-key": "i:" + mkKey }, gMarks);
       tx.textContent = mk.initial;
       if (mk.points > 0) {
-        const fl = svgEl("text", { x: mx + 9 * sx, y: my, "text-anchor": sx > 0 ? "start" : "end", class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat, "data-tile": r.tile }, gMarks);
+        const fl = svgEl("text", { x: mx + 9 * sx, y: my, "text-anchor": sx > 0 ? "start" : "end", class: "float-points" + (mk.fresh ? " fresh" : ""), "data-float": mk.seat, "data-tile": r.tile, "data-key": "f:" + mkKey }, gMarks);
         fl.textContent = "+" + mk.points;
       }
     }
     if (opts.ownFloat && opts.ownFloat.tile === r.tile) {
       const { mx, my, sx } = markSpot(r, ends, String(opts.ownFloat.points).length + 1);
-      const fl = svgEl("text", { x: mx + 9 * sx, y: my, "text-anchor": sx > 0 ? "start" : "end", class: "float-points fresh", "data-float": "you", "data-tile": r.tile }, gMarks);
+      const fl = svgEl("text", { x: mx + 9 * sx, y: my, "text-anchor": sx > 0 ? "start" : "end", class: "float-points fresh", "data-float": "you", "data-tile": r.tile, "data-key": "f:you:" + r.tile }, gMarks);
       fl.textContent = "+" + opts.ownFloat.points;
     }
     const title = svgEl("title", {}, g);
@@ -237,7 +240,7 @@ export function renderBoard(svg, lay, opts = {}) {
 
   // The open ends (R12), spinner branches included, with the number each shows.
   for (const { pl, cx, cy } of ends) {
-    const g = svgEl("g", { class: "open-end", "data-open": pl.place, "data-value": pl.value }, gEnds);
+    const g = svgEl("g", { class: "open-end", "data-open": pl.place, "data-value": pl.value, "data-key": "e:" + pl.place }, gEnds);
     svgEl("circle", { cx, cy, r: 4.5, class: "open-end-dot" }, g);
     const tx = svgEl("text", { x: cx, y: cy, class: "open-end-text" }, g);
     tx.textContent = String(pl.value);
@@ -247,7 +250,7 @@ export function renderBoard(svg, lay, opts = {}) {
     const r = t.rect;
     const g = svgEl("g", {
       class: "target" + (t.key === opts.focusKey ? " focused" : ""),
-      "data-place": t.key, "data-move": t.move, "data-points": t.points, "data-score": displayedPoints(t.points),
+      "data-key": "p:" + t.key, "data-place": t.key, "data-move": t.move, "data-points": t.points, "data-score": displayedPoints(t.points),
       role: "button", tabindex: "-1", "aria-label": t.label || t.key,
     }, gTargets);
     if (r.connector) connectorLine(r.connector, "connector ghost", g);

@@ -101,7 +101,7 @@ export function addAutopilotLines(ul, st, v, seatName) {
     const k = Math.min(l.after, n);
     const ref = k > 0 ? items[n - k] : null; // the item of move k (items are newest first)
     ul.insertBefore(h("li", {
-      class: "autopilot-line", "data-testid": "autopilot-line", "data-seat": l.seat, "data-on": l.on ? "1" : "0",
+      class: "autopilot-line", "data-testid": "autopilot-line", "data-key": "a:" + l.match + ":" + l.seq, "data-seat": l.seat, "data-on": l.on ? "1" : "0",
     }, h("span", { text: t(l.on ? "autopilot_on" : "autopilot_off", { name: seatName(l.seat) }) })), ref);
   }
 }

@@ -2,7 +2,7 @@
 // POST/DELETE /api/tables/{code}/bots, TableInfo.seats[].bot): the home page's
 // "Play against the computer", the host's add/change/remove controls on a waiting-room
 // seat, and the "computer" marks on names. Self-contained: the other views call in.
-import { h } from "../dom.js";
+import { h, on } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, saveSeat, loadName, saveName } from "../net/api.js";
 import { errorText } from "./errors.js";
@@ -77,6 +77,9 @@ export function practiceCard(app) {
     h("h2", { text: t("play_computer") }), form, err);
 }
 
+// The strength chosen in the (live) seat controls a button sits in.
+const levelOf = (e) => e.target.closest(".bot-controls").querySelector("select").value;
+
 /** The host's controls on one waiting-room seat: on an empty seat "Add computer" with a
  * strength; on a computer's seat its strength (change) and "Remove". */
 export function botSeatControls(ctx, seat) {
@@ -87,11 +90,11 @@ export function botSeatControls(ctx, seat) {
     const level = levelSelect("bot-level-" + seat.seat, "medium");
     return h("div", { class: "bot-controls" }, level, " ",
       h("button", { class: "small", "data-testid": "add-bot-" + seat.seat, text: t("add_computer"),
-        onclick: () => httpAction(() => api.putBot(code, seat.seat, level.value, st.token)) }));
+        onclick: (e) => httpAction(() => api.putBot(code, seat.seat, levelOf(e), st.token)) }));
   }
   if (!seat.bot) return null;
   const level = levelSelect("bot-level-" + seat.seat, seat.bot);
-  level.addEventListener("change", () => httpAction(() => api.putBot(code, seat.seat, level.value, st.token)));
+  on(level, "change", (e) => httpAction(() => api.putBot(code, seat.seat, e.target.value, st.token)));
   return h("div", { class: "bot-controls" }, level, " ",
     h("button", { class: "small", "data-testid": "remove-bot-" + seat.seat, text: t("remove"),
       onclick: () => httpAction(() => api.removeBot(code, seat.seat, st.token)) }));

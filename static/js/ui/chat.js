@@ -4,7 +4,8 @@
 // in this browser (localStorage), and the host's switch for spectator chat. One panel
 // per table screen, kept across re-renders so a half-typed message survives them.
 // Names and texts are inserted as text nodes only (dom.js h()).
-import { h, clear } from "../dom.js";
+import { h } from "../dom.js";
+import { reconcile } from "../reconcile.js";
 import { t } from "../i18n.js";
 
 export const QUICK = ["good_move", "well_played", "hurry_up", "thanks", "gg", "oops", "hello"];
@@ -72,19 +73,18 @@ export function createChat({ code, send }) {
   }
 
   function renderList() {
-    clear(list);
-    for (const m of (st && st.chat) || []) {
-      if (muted.has(author(m))) continue;
+    const before = list.childElementCount;
+    reconcile(list, ((st && st.chat) || []).filter((m) => !muted.has(author(m))).map((m) => {
       const spect = m.channel === "spectators";
-      list.appendChild(h("li", {
+      return h("li", {
         class: "chat-msg" + (spect ? " chat-spectators" : ""), "data-channel": m.channel,
-        "data-seat": m.seat ?? "", "data-testid": "chat-msg",
+        "data-seat": m.seat ?? "", "data-testid": "chat-msg", "data-key": "c:" + m.seq,
       },
       spect ? h("span", { class: "chat-tag", text: t("chat_spectators_tag") + " " }) : null,
       h("b", { class: "chat-name", text: nameOf(m) + ": " }),
-      h("span", { class: "chat-text", text: messageText(m) })));
-    }
-    list.scrollTop = list.scrollHeight;
+      h("span", { class: "chat-text", text: messageText(m) }));
+    }));
+    if (list.childElementCount !== before) list.scrollTop = list.scrollHeight;
   }
 
   function render(state) {
@@ -99,35 +99,30 @@ export function createChat({ code, send }) {
     off.textContent = t("chat_off");
     input.disabled = !!closedToMe;
     renderList();
-    clear(quick);
-    for (const q of [...QUICK, ...Object.keys(EMOTES)]) {
-      quick.appendChild(h("button", {
+    // Updated in place (reconcile.js): a button pressed while a frame arrives stays.
+    reconcile(quick, [...QUICK, ...Object.keys(EMOTES)].map((q) => h("button", {
         type: "button", class: "chat-quick-btn", "data-testid": "chat-quick-" + q, disabled: !!closedToMe,
         "aria-label": EMOTES[q] ? t("quick_" + q) : null, text: messageText({ quick: q }),
         onclick: () => send({ type: "chat", quick: q }),
-      }));
-    }
-    clear(host);
-    if (seated && tb && tb.host === st.you) {
-      const box = h("input", { type: "checkbox", "data-testid": "chat-spectators-toggle", checked: tb.spectator_chat !== false,
-        onchange: () => send({ type: "spectator_chat", on: box.checked }) });
-      host.appendChild(h("label", {}, box, " " + t("chat_spectators_allowed")));
-    }
-    clear(mutes);
+      })));
+    reconcile(host, seated && tb && tb.host === st.you ? [h("label", {},
+      h("input", { type: "checkbox", "data-testid": "chat-spectators-toggle", checked: tb.spectator_chat !== false,
+        onchange: (e) => send({ type: "spectator_chat", on: e.target.checked }) }),
+      " " + t("chat_spectators_allowed"))] : []);
     const people = (tb ? tb.seats : []).filter((s) => s.name && s.seat !== st.you)
       .map((s) => ({ key: "seat:" + s.seat, name: s.name }));
     people.push({ key: "spectators", name: t("chat_spectators_tag") });
-    const details = h("details", { open: mutesOpen, ontoggle: () => { mutesOpen = details.open; } }, h("summary", { text: t("chat_mute") }));
+    const details = h("details", { open: mutesOpen, ontoggle: (e) => { mutesOpen = e.target.open; } }, h("summary", { text: t("chat_mute") }));
     for (const p of people) {
       const box = h("input", { type: "checkbox", "data-testid": "chat-mute-" + p.key.replace(":", "-"), checked: muted.has(p.key),
-        onchange: () => {
-          if (box.checked) muted.add(p.key); else muted.delete(p.key);
+        onchange: (e) => {
+          if (e.target.checked) muted.add(p.key); else muted.delete(p.key);
           saveMuted(code, muted);
           renderList();
         } });
       details.appendChild(h("label", { class: "chat-mute" }, box, " " + p.name));
     }
-    mutes.appendChild(details);
+    reconcile(mutes, [details]);
   }
 
   return {

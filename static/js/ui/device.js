@@ -74,8 +74,8 @@ export function onSeatClosed(ctx, closeCode) {
   const { st, update, code } = ctx;
   forgetSeat(code);
   st.token = null; st.you = null;
-  if (closeCode === CLOSE_SEAT_MOVED) update({ moved: true, deviceLink: null }, true);
-  else update({ seatNotice: t("you_left_seat"), deviceLink: null }, true);
+  if (closeCode === CLOSE_SEAT_MOVED) update({ moved: true, deviceLink: null });
+  else update({ seatNotice: t("you_left_seat"), deviceLink: null });
 }
 
 /** The screen of a device whose seat moved to another device. */
@@ -106,7 +106,7 @@ function linkBox(st, update) {
     h("button", {
       class: "small", "data-testid": "device-link-copy",
       onclick: async (e) => {
-        try { await navigator.clipboard.writeText(url); } catch { input.select(); }
+        try { await navigator.clipboard.writeText(url); } catch { const field = e.target.parentNode.querySelector("input"); if (field) field.select(); }
         e.target.textContent = t("copied");
       },
       text: t("copy"),

@@ -1,6 +1,6 @@
 // Display names (docs/protocol.md: 1–24 characters after stripping): a hint under the
 // input that warns as soon as a name is too long, instead of cutting it silently.
-import { h } from "../dom.js";
+import { h, on } from "../dom.js";
 import { t } from "../i18n.js";
 
 export const NAME_MAX = 24;
@@ -14,15 +14,16 @@ export function nameOk(name) {
 /** A live hint for a name input: the limit, or how many characters too many. */
 export function nameHint(input, id) {
   const el = h("small", { id, class: "name-hint", "data-testid": "name-hint", "aria-live": "polite" });
-  const paint = () => {
-    const n = [...input.value.trim()].length;
+  // The input and the hint on the page (a render may have kept earlier nodes of both).
+  const paint = (field, hint) => {
+    const n = [...field.value.trim()].length;
     const over = n > NAME_MAX;
-    el.textContent = over ? t("name_too_long", { n, max: NAME_MAX }) : t("name_limit", { max: NAME_MAX });
-    el.classList.toggle("error-text", over);
-    input.setAttribute("aria-invalid", over ? "true" : "false");
+    hint.textContent = over ? t("name_too_long", { n, max: NAME_MAX }) : t("name_limit", { max: NAME_MAX });
+    hint.classList.toggle("error-text", over);
+    field.setAttribute("aria-invalid", over ? "true" : "false");
   };
-  input.addEventListener("input", paint);
-  paint();
+  on(input, "input", (e) => paint(e.target, (e.target.isConnected && document.getElementById(id)) || el));
+  paint(input, el);
   return el;
 }
 

@@ -1,6 +1,6 @@
 // The table in play (and spectating): seats around the felt, the board, your hand,
 // scores with tallies, the log; the round/match result dialog on top when settled.
-import { h } from "../dom.js";
+import { h, on } from "../dom.js";
 import { t, sideLabel, layoutDescription, pointsText, getLang } from "../i18n.js";
 import { renderBoard, fitView, tileSvg, svgEl } from "../board/render.js";
 import { playableTiles, movesForTile, placeText, dragHandler, attachZoomPan } from "../board/input.js";
@@ -9,7 +9,7 @@ import { renderSettlement, countdownEl } from "./settlement.js";
 import { renderScoreSheet, renderRoundReview } from "./scoresheet.js";
 import { moveWords } from "./words.js";
 import { tableName } from "./names.js";
-import { slideIn, dropIn, floatUp } from "./motion.js";
+import { animateArrivals } from "./motion.js";
 import * as S from "../state.js";
 import { botIcon } from "./bots.js";
 import { sideNamesEl } from "./sidenames.js";
@@ -17,9 +17,8 @@ import { addClocks, turnTitle } from "./clock.js";
 import { addAutopilotBadges, addAutopilotLines, autopilotSuffix } from "./autopilot.js";
 import { presenceMark, presenceLabel, nameWithPresence } from "./presence.js";
 
-let boardObserver = null; // re-fits the current board when its size changes
-// What was drawn last time (board tiles, hand), so only what is new moves.
-let seen = { key: null, board: new Set(), hand: new Set() };
+let boardObserver = null; // re-fits the board when its area's size changes
+let observed = null; // the board area it watches
 const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
 
 export function renderPlay(root, ctx) {
@@ -47,9 +46,9 @@ export function renderPlay(root, ctx) {
     screen.appendChild(felt);
     felt.appendChild(phoneBar(v));
     // A click on empty felt (not a drag, not a control) deselects the tile.
-    let down = null;
-    felt.addEventListener("pointerdown", (e) => { down = { x: e.clientX, y: e.clientY }; });
-    felt.addEventListener("click", (e) => {
+    on(felt, "pointerdown", (e) => { st.feltDown = { x: e.clientX, y: e.clientY }; });
+    on(felt, "click", (e) => {
+      const down = st.feltDown;
       if (!st.selected) return;
       if (secondOfDouble(e)) { selectTile(st.selected); return; }
       if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
@@ -70,18 +69,18 @@ export function renderPlay(root, ctx) {
     // board
     const svg = svgEl("svg", {
       class: "board", "data-testid": "board", role: "group", "aria-label": t("board_label"),
-      "aria-describedby": "layout-description", tabindex: "0", "data-focus": "board",
+      "aria-describedby": "layout-description", tabindex: "0",
     });
     const px = st.boardPx || null;
     renderBoard(svg, lay, {
       last: lastTile, targets, focusKey: targets[st.focusIdx] && targets[st.focusIdx].key, zoom: st.zoom, px,
       marks: lastMoves(v, you), places: (v.layout && v.layout.places) || [], ownFloat: ownFloat(v, you),
     });
-    svg.addEventListener("click", (e) => {
+    on(svg, "click", (e) => {
       const tg = e.target.closest && e.target.closest("[data-move]");
       if (tg) play(tg.getAttribute("data-move"));
     });
-    attachZoomPan(svg, () => st.zoom, (z) => setZoom(z), () => root.querySelector("svg.board"));
+    attachZoomPan(svg, () => st.zoom, (z) => setZoom(z), () => document.querySelector("[data-testid=board]"));
     const sum = v.layout ? v.layout.sum : 0;
     const info = h("div", { class: "board-info" },
       h("span", { class: "stock", "data-testid": "stock-count", "data-stock": v.stock, text: t("stock", { n: v.stock }) }),
@@ -141,9 +140,12 @@ export function renderPlay(root, ctx) {
     // The tab title tells a player in another tab that it is their turn.
     if (st.review) {
       const rv = renderRoundReview(st, st.review, ctx.closeReview, tileSvg);
+      rv.dataset.key = "review";
       root.appendChild(rv);
-      const btn = rv.querySelector("[data-testid=close-review]");
-      if (st.dialogFocused !== "review:" + st.review) { st.dialogFocused = "review:" + st.review; queueMicrotask(() => btn.focus()); }
+      if (st.dialogFocused !== "review:" + st.review) {
+        st.dialogFocused = "review:" + st.review;
+        ctx.afterRender((live) => { const btn = live.querySelector("[data-testid=close-review]"); if (btn) btn.focus(); });
+      }
     }
     document.title = (myTurn ? "● " + t("your_turn") + " — " : "") + tableName(st.table) + " — " + t("app_title");
     turnTitle(st, myTurn); // the time left in the title on your turn (ui/clock.js)
@@ -153,22 +155,29 @@ export function renderPlay(root, ctx) {
     const hint = hintStrip();
     if (hint) root.appendChild(hint);
     root.appendChild(screen);
-    animateNew(v, svg, you, base, n);
-    // Fit the drawing to the board's real size (known only once it is on the page),
-    // and again whenever that size changes.
-    const refit = () => {
-      const area = boardArea.getBoundingClientRect();
-      const pxNow = { w: Math.round(area.width), h: Math.round(area.height) };
-      const cur = st.boardPx;
-      if (pxNow.w > 0 && (!cur || Math.abs(cur.w - pxNow.w) > 1 || Math.abs(cur.h - pxNow.h) > 1)) {
-        st.boardPx = pxNow;
-        fitView(svg, lay, targets, { zoom: st.zoom, px: pxNow });
+    ctx.afterRender((live) => {
+      const board = live.querySelector("[data-testid=board]");
+      const area = live.querySelector("[data-testid=board-area]");
+      if (!board || !area) return;
+      // Motion for what is new on the page: a tile node the board did not have slides
+      // in from its player's side, a new tile in the hand drops in, points float up.
+      animateArrivals(board, live.querySelector("[data-testid=hand]"), (tile) => {
+        const e = (v.log || []).find((x) => x.tile === tile && (x.kind === "place" || x.kind === "open"));
+        return e ? POSITIONS[n][(e.seat - base + n) % n] : "bottom";
+      });
+      // Fit the drawing to the board's real size (known only once it is on the page),
+      // and again whenever that size changes.
+      refit(area, board);
+      if (observed !== area && window.ResizeObserver) {
+        if (boardObserver) boardObserver.disconnect();
+        observed = area;
+        boardObserver = new ResizeObserver(() => {
+          const b = area.querySelector("[data-testid=board]");
+          if (b && area.isConnected) refit(area, b);
+        });
+        boardObserver.observe(area);
       }
-    };
-    if (px !== st.boardPx) fitView(svg, lay, targets, { zoom: st.zoom, px: st.boardPx });
-    refit();
-    if (boardObserver) boardObserver.disconnect();
-    if (window.ResizeObserver) { boardObserver = new ResizeObserver(refit); boardObserver.observe(boardArea); }
+    });
     const dialogKey = v.round + ":" + v.phase;
     if ((v.phase === "round_over" || v.phase === "match_over") && st.hiddenDialog === dialogKey) {
       // The results are tucked away so the final board can be studied.
@@ -180,40 +189,37 @@ export function renderPlay(root, ctx) {
         class: "primary", "data-testid": "show-results", onclick: () => update({ hiddenDialog: null }),
         text: (v.phase === "match_over" ? t("match_over") : t("round_over", { n: v.round })) + " — " + t("show_results"),
       }), cd), hint && hint.parentNode === root ? hint : screen);
+      // The button that brings the results back takes the focus (and so comes into view).
+      if (st.dialogFocused !== "tab:" + dialogKey) {
+        st.dialogFocused = "tab:" + dialogKey;
+        ctx.afterRender((live) => { const btn = live.querySelector("[data-testid=show-results]"); if (btn) btn.focus(); });
+      }
     } else if (v.phase === "round_over" || v.phase === "match_over") {
       const overlay = renderSettlement(ctx, v);
+      overlay.dataset.key = "settlement";
       root.appendChild(overlay);
       if (st.review) overlay.hidden = true; // a past round is being looked at on top
       // Keyboard users land on the dialog's main button (once per settlement).
       const key = v.round + ":" + v.phase;
       if (st.dialogFocused !== key) {
         st.dialogFocused = key;
-        const btn = overlay.querySelector("button.primary:not([disabled])");
-        if (btn) queueMicrotask(() => btn.focus());
+        ctx.afterRender((live) => {
+          const btn = live.querySelector("[data-key=settlement] button.primary:not([disabled])");
+          if (btn) btn.focus();
+        });
       }
     }
   }
 
-  // Motion for what is new since the last drawing of this round: tiles slide in
-  // from their player's side, a drawn tile drops into the hand, points float up.
-  function animateNew(v, svg, you, base, n) {
-    const key = st.code + ":" + (st.table && st.table.match) + ":" + v.round + ":" + (you ?? "x");
-    const board = new Set(((v.layout && v.layout.tiles) || []).map((x) => x.tile));
-    const handNow = new Set(v.hand || []);
-    if (seen.key === key) {
-      const bySeat = new Map((v.log || []).filter((e) => e.tile).map((e) => [e.tile, e.seat]));
-      for (const tile of board) {
-        if (seen.board.has(tile)) continue;
-        const g = svg.querySelector(`[data-board-tile="${CSS.escape(tile)}"]`);
-        const seat = bySeat.get(tile);
-        slideIn(g, seat === undefined ? "bottom" : POSITIONS[n][(seat - base + n) % n]);
-      }
-      for (const tile of handNow) {
-        if (!seen.hand.has(tile)) dropIn(root.querySelector(`.hand-tile[data-tile="${CSS.escape(tile)}"]`));
-      }
-      for (const fl of svg.querySelectorAll(".float-points.fresh")) if (!seen.board.has(fl.dataset.tile)) floatUp(fl);
+  // The drawing fitted to the board area's size in CSS pixels, when that changed.
+  function refit(area, board) {
+    const r = area.getBoundingClientRect();
+    const pxNow = { w: Math.round(r.width), h: Math.round(r.height) };
+    const cur = st.boardPx;
+    if (pxNow.w > 0 && (!cur || Math.abs(cur.w - pxNow.w) > 1 || Math.abs(cur.h - pxNow.h) > 1)) {
+      st.boardPx = pxNow;
+      fitView(board, getLayout(), currentTargets(), { zoom: st.zoom, px: pxNow });
     }
-    seen = { key, board, hand: handNow };
   }
 
   // The last placement of every other seat this round (all seats for a spectator):
@@ -267,7 +273,7 @@ export function renderPlay(root, ctx) {
       h("p", {}, t("hint_text"), " ", h("a", { href: "/static/rules.html?lang=" + getLang(), target: "_blank", rel: "noopener", text: t("hint_rules") })),
       h("button", { class: "small", "data-testid": "hint-dismiss", onclick: () => {
         try { localStorage.setItem("fiveup.hint", "seen"); } catch { /* private mode */ }
-        update({}, true);
+        update({});
       }, text: t("hint_ok") }));
   }
 
@@ -304,7 +310,9 @@ export function renderPlay(root, ctx) {
   }
 
   function renderHand(v, legal, myTurn) {
-    const hand = h("div", { class: "hand", role: "group", "aria-label": t("hand_label"), "data-testid": "hand" });
+    // One hand per deal (and seat): a new deal's tiles are a new hand, not arrivals.
+    const hand = h("div", { class: "hand", role: "group", "aria-label": t("hand_label"), "data-testid": "hand",
+      "data-key": ["hand", st.table && st.table.match, v.round, st.you].join(":") });
     const playable = myTurn ? playableTiles(legal) : new Set();
     const startDrag = dragHandler({
       onStart: (tile) => update({ selected: tile, focusIdx: 0 }),
@@ -316,12 +324,12 @@ export function renderPlay(root, ctx) {
       const must = v.must_play === tile;
       const btn = h("button", {
         class: "hand-tile" + (can ? " playable" : myTurn ? " unplayable" : "") + (st.selected === tile ? " selected" : "") + (must ? " must" : ""),
-        "data-testid": "hand-tile", "data-tile": tile, "data-playable": can ? "1" : "0", "data-focus": "hand-" + tile,
+        "data-testid": "hand-tile", "data-key": "h:" + tile, "data-tile": tile, "data-playable": can ? "1" : "0",
         "data-places": myTurn ? movesForTile(legal, tile).length : 0,
         "aria-label": t("tile_label", { a: tile.split("|")[0], b: tile.split("|")[1] }) + (must ? " — " + t("must_play") : ""), "aria-pressed": st.selected === tile ? "true" : "false",
         disabled: myTurn && !can ? false : undefined,
       }, tileSvg(tile, { size: 34 }), must ? h("span", { class: "must-label", text: t("must_play") }) : null);
-      btn.addEventListener("click", (e) => {
+      on(btn, "click", (e) => {
         if (window.__fiveupSuppressClick && Date.now() - window.__fiveupSuppressClick < 300) return;
         if (secondOfDouble(e) && st.selected) { e.stopPropagation(); selectTile(st.selected); return; }
         if (can && !st.busy) {
@@ -330,7 +338,7 @@ export function renderPlay(root, ctx) {
           selectTile(tile);
         }
       });
-      if (can) btn.addEventListener("pointerdown", (e) => { if (e.pointerType !== "mouse" || e.button === 0) startDrag(e, tile); });
+      if (can) on(btn, "pointerdown", (e) => { if (e.pointerType !== "mouse" || e.button === 0) startDrag(e, tile); });
       hand.appendChild(btn);
     }
     return hand;
@@ -370,7 +378,7 @@ export function renderPlay(root, ctx) {
     // it itself, so every pass is automatic (marked after a reload too).
     if (ev.kind === "pass") text += " " + t("log_auto");
     text += autopilotSuffix(st, ev); // "(autopilot)": the server played it for an absent player
-    const li = h("li", { "data-autopilot": autopilotSuffix(st, ev) ? "1" : null, "data-kind": ev.kind, "data-notation": ev.move || "", "data-seat": ev.seat }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
+    const li = h("li", { "data-key": "m:" + num, "data-autopilot": autopilotSuffix(st, ev) ? "1" : null, "data-kind": ev.kind, "data-notation": ev.move || "", "data-seat": ev.seat }, h("span", { class: "num", text: num + ". " }), h("span", { text }));
     if (ev.kind === "open" || ev.kind === "place") {
       const raw = ev.points || 0;
       li.appendChild(h("span", { class: raw > 0 ? "pts" : "zero", text: " · " + pointsText(raw) }));

@@ -96,7 +96,7 @@ export function renderScoreSheet(st, sides, onReview = null) {
       ? h("button", { class: "link", "data-testid": "sheet-review", "data-round": row.round,
         "aria-label": t("sheet_review", { n: row.round }), onclick: () => onReview(row.round), text: String(row.round) })
       : h("span", { text: String(row.round) });
-    body.appendChild(h("tr", { "data-testid": "sheet-row", "data-round": row.round, "data-settled": row.settled ? "1" : "0" },
+    body.appendChild(h("tr", { "data-testid": "sheet-row", "data-key": "r:" + row.round, "data-round": row.round, "data-settled": row.settled ? "1" : "0" },
       h("td", {}, label), h("td", { class: "result", title: resultText(st, row), text: resultText(st, row) }), ...cells));
   }
   // The tally houses (R26) of the running totals, beside the sheet.
@@ -139,7 +139,7 @@ export function settlementTable(st, s, tileSvg) {
 export function renderRoundReview(st, round, close, tileSvg) {
   const rec = (matchRounds(st) || []).find((r) => r.round === round);
   const card = h("div", { class: "card", "data-testid": "round-review", "data-round": round, role: "dialog", "aria-modal": "true", "aria-label": t("sheet_review", { n: round }) });
-  card.appendChild(h("button", { class: "small dialog-hide", "data-testid": "close-review", "data-focus": "close-review", onclick: close, text: t("close") }));
+  card.appendChild(h("button", { class: "small dialog-hide", "data-testid": "close-review", onclick: close, text: t("close") }));
   card.appendChild(h("h2", { text: t("round_over", { n: round }) }));
   if (rec && rec.settlement) {
     const s = rec.settlement;

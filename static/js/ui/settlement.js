@@ -74,7 +74,7 @@ export function renderSettlement(ctx, v) {
     if (st.you !== null) {
       const iAmReady = (tb.ready || []).includes(st.you);
       card.appendChild(h("p", {}, h("button", {
-        class: "primary", "data-testid": "next-round-button", disabled: iAmReady, "data-focus": "next-round",
+        class: "primary", "data-testid": "next-round-button", disabled: iAmReady,
         onclick: () => nextRound(), text: t("next_round"),
       })));
     }
@@ -92,7 +92,7 @@ export function renderSettlement(ctx, v) {
     const votes = (tb.rematch_votes || []).map(seatName);
     if (st.you !== null) {
       card.appendChild(h("p", {}, h("button", {
-        class: "primary", "data-testid": "rematch-button", "data-focus": "rematch", disabled: (tb.rematch_votes || []).includes(st.you),
+        class: "primary", "data-testid": "rematch-button", disabled: (tb.rematch_votes || []).includes(st.you),
         onclick: () => httpAction(() => api.rematch(code, st.token)), text: t("rematch"),
       })));
     }

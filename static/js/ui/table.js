@@ -2,7 +2,8 @@
 // connection, the actions (all checked against the view's `legal` list) and the
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
-import { h, clear } from "../dom.js";
+import { h } from "../dom.js";
+import { reconcile } from "../reconcile.js";
 import { t } from "../i18n.js";
 import { api, loadSeat, saveSeat, forgetSeat, loadName, saveName } from "../net/api.js";
 import { TableSocket } from "../net/socket.js";
@@ -18,7 +19,6 @@ import { playSound, soundsFor, isMuted, setMuted, soundLog } from "./sound.js";
 import { renderPlay } from "./play.js";
 import { createChat } from "./chat.js";
 import { reportVisibility, offline } from "./presence.js";
-import { pressGuard } from "./press_guard.js";
 import * as S from "../state.js";
 import { claimFromFragment, deviceShortcut, onSeatClosed, renderMoved, renderSeatBits, eventNotice, tokenRefusedText, CLOSE_SEAT_MOVED, CLOSE_SEAT_LEFT } from "./device.js";
 
@@ -30,10 +30,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
   const st = S.initialState(code, watch ? null : loadSeat(code));
   st.autopilot = loadMarks(code); // moves the autopilot played, seen by this tab (ui/autopilot.js)
   let sock = null;
-  let layoutCache = { key: null, lay: null };
-  let scheduled = false;
+  let layoutCache = { tiles: null, board: null, lay: null };
   let disposed = false;
-  const guard = pressGuard(); // a frame's redraw waits for a pressed pointer's release
   const chat = createChat({ code, send: (frame) => !!sock && sock.sendRaw(frame) });
   // This page hidden or shown again: the seat shows as away / connected (ui/presence.js).
   const visibility = reportVisibility((frame) => !!sock && st.token !== null && sock.sendRaw(frame));
@@ -52,33 +50,34 @@ export function openTable(root, app, code, { watch = false } = {}) {
     }).catch(() => { if (historyKey === key) historyKey = null; });
   }
 
-  // What arrived from the server (a frame, a fetched history) is drawn once no pointer
-  // is pressed (ui/press_guard.js); what the person does (a pan, a drag, a key) at once.
-  let arriving = false, personAsked = false;
+  // What arrived from the server (a frame, a fetched history) is drawn on the next
+  // animation frame, so a burst of frames is drawn once; what the person does (a key,
+  // a click, a pan) is drawn at once, so focus and selection never lag a frame.
+  let arriving = false;
   function arrived(apply) {
     arriving = true;
     try { apply(); } finally { arriving = false; }
   }
 
-  function update(patch = {}, force = false) {
-    // Skip renders that would change nothing (e.g. a repeated presence frame), so
-    // the DOM under the user's pointer is not replaced needlessly.
-    const changed = force || Object.keys(patch).length === 0 ||
-      Object.entries(patch).some(([k, v]) => JSON.stringify(st[k]) !== JSON.stringify(v));
+  function update(patch = {}) {
     Object.assign(st, patch);
     if ("view" in patch || "table" in patch) refreshHistory();
-    if (!changed || disposed) return;
-    if (!arriving) personAsked = true;
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      const now = personAsked;
-      personAsked = false;
-      if (disposed) return;
-      if (now) render();
-      else guard.run(() => { if (!disposed) render(); });
-    });
+    if (disposed) return;
+    if (arriving) scheduleRender();
+    else renderNow();
+  }
+
+  // One render per animation frame for what arrives; a timer stands in where no
+  // frames are painted (a hidden tab), so the page and its title still follow.
+  let pending = null;
+  function scheduleRender() {
+    if (pending) return;
+    const run = () => { if (pending) renderNow(); };
+    pending = { raf: requestAnimationFrame(run), timer: setTimeout(run, 100) };
+  }
+  function renderNow() {
+    if (pending) { cancelAnimationFrame(pending.raf); clearTimeout(pending.timer); pending = null; }
+    if (!disposed) render();
   }
 
   function connect() {
@@ -95,7 +94,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
         if ((ev.type === "kicked" || ev.type === "left") && st.you !== null && ev.seat === st.you && st.token) {
           forgetSeat(code);
           st.token = null; st.you = null;
-          update({ error: ev.type === "kicked" ? t("you_were_removed") : null }, true);
+          update({ error: ev.type === "kicked" ? t("you_were_removed") : null });
           setTimeout(connect, 0);
         }
         const note = m.replay ? null : eventNotice(st, ev); // seat_left, seat_moved, resigned, …
@@ -126,7 +125,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
           // forget it and carry on watching as a spectator.
           forgetSeat(code);
           st.token = null; st.you = null;
-          update({ error: tokenRefusedText(st) }, true);
+          update({ error: tokenRefusedText(st) });
           connect();
           return;
         }
@@ -188,7 +187,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
         // table for the new seat from now on.
         saveSeat(code, st.token, seat);
         st.you = seat;
-        update({ table: info }, true);
+        update({ table: info });
         connect();
       }
       return;
@@ -210,7 +209,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     if (info) {
       forgetSeat(code);
       st.token = null; st.you = null;
-      update({ table: info }, true);
+      update({ table: info });
       connect();
     }
   }
@@ -255,11 +254,15 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   function boardDims() { return boardFor(window.innerWidth, window.innerHeight); }
 
+  // The layout is worked out again only for new tiles (the patches make a new list
+  // then, and keep it otherwise) or a new board shape.
   function getLayout() {
     const tiles = (st.view && st.view.layout && st.view.layout.tiles) || [];
     const board = boardDims();
-    const key = JSON.stringify([board, tiles]);
-    if (layoutCache.key !== key) layoutCache = { key, lay: computeLayout(tiles, { board }).layout };
+    const c = layoutCache;
+    if (c.tiles !== tiles || !c.board || c.board.w !== board.w || c.board.h !== board.h) {
+      layoutCache = { tiles, board, lay: computeLayout(tiles, { board }).layout };
+    }
     return layoutCache.lay;
   }
 
@@ -269,25 +272,33 @@ export function openTable(root, app, code, { watch = false } = {}) {
     return targetsFor(lay, st.view.legal, st.selected, (m) => targetWords(m, lay));
   }
 
-  const onResize = () => { layoutCache.key = null; update({}); };
+  const onResize = () => { layoutCache.tiles = null; update({}); };
   window.addEventListener("resize", onResize);
 
   // ---- rendering ----
+  // state → the views build the screen afresh (detached) → reconcile.js updates the
+  // live page in place → the views' after-render steps run on the live nodes.
+  let renders = 0;
+  let afterSteps = [];
   function render() {
-    const active = document.activeElement;
-    const focusKey = active && active.getAttribute && (active.getAttribute("data-focus") || null);
-    const chatFocus = chat.hasFocus();
-    clear(root);
-    if (st.fatal) {
-      root.appendChild(h("div", { class: "card" }, h("p", { class: "notice error", text: st.fatal }),
-        h("button", { onclick: () => app.go("/"), text: t("back_home") })));
-      return;
-    }
-    if (st.moved) { root.appendChild(renderMoved(ctx)); return; }
-    if (!st.table) { root.appendChild(h("p", { class: "card", text: t("loading") })); return; }
+    renders++;
+    afterSteps = [];
+    reconcile(root, screenNodes());
     document.body.dataset.seq = st.seq ?? "";
+    for (const step of afterSteps) step(root);
+    afterSteps = [];
+  }
+
+  function screenNodes() {
+    if (st.fatal) {
+      return [h("div", { class: "card", "data-key": "fatal" }, h("p", { class: "notice error", text: st.fatal }),
+        h("button", { onclick: () => app.go("/"), text: t("back_home") }))];
+    }
+    if (st.moved) return [renderMoved(ctx)];
+    if (!st.table) return [h("p", { class: "card", "data-key": "loading", text: t("loading") })];
+    const next = document.createElement("div");
     const spectator = st.you === null;
-    const head = h("div", { class: "table-head card", style: { padding: ".5em 1em" } },
+    const head = h("div", { class: "table-head card", "data-key": "head", style: { padding: ".5em 1em" } },
       h("strong", { text: tableName(st.table) }), " · ",
       h("span", { "data-testid": "table-code", text: st.table.code }),
       st.table.match ? h("span", { text: " · " + t("match_n", { n: st.table.match }) }) : null,
@@ -301,39 +312,35 @@ export function openTable(root, app, code, { watch = false } = {}) {
         deviceShortcut(ctx), " ",
         h("button", {
           class: "small", "data-testid": "mute-toggle", "aria-pressed": isMuted() ? "true" : "false", "aria-label": t("mute"),
-          onclick: () => { setMuted(!isMuted()); update({}, true); },
+          onclick: () => { setMuted(!isMuted()); update({}); },
           text: isMuted() ? t("sound_off") : t("sound_on"),
         })));
-    root.appendChild(head);
-    if (st.error) root.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
-    // a closed table (everybody left, or abandoned mid-match) shows the closed card
+    next.appendChild(head);
+    if (st.error) next.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
     // Offline (the socket is reconnecting): a clear banner, and the table under it inert
     // (nothing clickable, visibly dimmed) until the connection is back.
     const lost = offline(st);
-    if (lost) root.appendChild(h("div", { class: "offline-banner", role: "alert", "data-testid": "offline-banner" },
+    if (lost) next.appendChild(h("div", { class: "offline-banner", role: "alert", "data-testid": "offline-banner" },
       h("strong", { text: t("offline_title") }), " ", h("span", { text: t("offline_note") })));
-    const first = root.childElementCount;
-    if (st.table.status === "waiting" || st.table.status === "closed" || !st.view) renderWaiting(root, ctx);
-    else renderPlay(root, ctx);
-    if (lost) for (const el of [...root.children].slice(first)) { el.inert = true; el.classList.add("offline-inert"); }
-    root.append(...renderSeatBits(ctx));
-    chat.render(st);
-    root.appendChild(chat.el);
-    if (chatFocus) chat.focus();
-    if (focusKey) {
-      const el = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      if (el) el.focus();
-    }
+    const first = next.childElementCount;
+    // a closed table (everybody left, or abandoned mid-match) shows the closed card
+    if (st.table.status === "waiting" || st.table.status === "closed" || !st.view) renderWaiting(next, ctx);
+    else renderPlay(next, ctx);
+    if (lost) for (const el of [...next.children].slice(first)) { el.inert = true; el.classList.add("offline-inert"); }
+    next.append(...renderSeatBits(ctx));
+    chat.render(st); // the chat panel owns its node: kept as it is
+    return [...next.childNodes, chat.el];
   }
 
   // What the views get: the state, and the actions they may call.
   const ctx = {
     st, update, code, go: (path) => app.go(path),
+    afterRender: (step) => afterSteps.push(step), // run on the live page once it is updated
     play, selectTile, deselect, sitAt, httpAction, leave, setZoom, getLayout, currentTargets,
     nextRound: () => sock && sock.nextRound(),
     review: (round) => update({ review: round }),
     closeReview: () => update({ review: null }),
-    watchAgain: () => { update({ moved: false }, true); connect(); },
+    watchAgain: () => { update({ moved: false }); connect(); },
   };
 
   // Test hook (used by tests/browser): drop the socket as a network failure would.
@@ -345,6 +352,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
     view: () => st.view, // what the page was sent (to compare the drawing with)
     table: () => st.table, // the table info as applied (presence frames included), drawn or not yet
     sounds: () => soundLog.slice(),
+    renders: () => renders, // how many times the table was drawn
   };
 
   // ---- start ----
@@ -357,7 +365,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
   if (claiming) {
     claiming.then((res) => {
       if (disposed) return;
-      if (res.token) { st.token = res.token; st.you = res.seat; update({ table: res.table, moved: false }, true); }
+      if (res.token) { st.token = res.token; st.you = res.seat; update({ table: res.table, moved: false }); }
       else update({ error: res.error || null, seatNotice: res.notice || null });
       connect();
     });
@@ -366,7 +374,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   return () => {
     disposed = true;
-    guard.stop();
+    if (pending) { cancelAnimationFrame(pending.raf); clearTimeout(pending.timer); pending = null; }
     document.removeEventListener("keydown", onKey);
     visibility.stop();
     window.removeEventListener("resize", onResize);

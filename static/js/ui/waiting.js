@@ -21,7 +21,7 @@ export function renderWaiting(root, ctx) {
   const nameInput = mine === null
     ? h("input", {
       "data-testid": "join-name", value: st.joinName ?? loadName(), placeholder: t("your_name"), id: "join-name", "aria-describedby": "join-name-hint",
-      "data-focus": "join-name", oninput: (e) => { st.joinName = e.target.value; },
+      oninput: (e) => { st.joinName = e.target.value; },
     })
     : null;
   const areas4 = ["s0", "s1", "s2", "s3"];
@@ -57,8 +57,8 @@ export function renderWaiting(root, ctx) {
         : null,
       !taken && tb.status === "waiting"
         ? h("button", {
-          "data-testid": "sit-" + s.seat, "data-focus": "sit-" + s.seat,
-          onclick: () => sitAt(s.seat, nameInput), text: mine === null ? t("sit_here") : t("move_here"),
+          "data-testid": "sit-" + s.seat,
+          onclick: () => sitAt(s.seat, document.getElementById("join-name")), text: mine === null ? t("sit_here") : t("move_here"),
         })
         : null);
     grid.appendChild(card);
@@ -81,7 +81,7 @@ export function renderWaiting(root, ctx) {
       h("button", {
         "data-testid": "copy-invite",
         onclick: async () => {
-          try { await navigator.clipboard.writeText(inviteUrl); } catch { inviteInput.select(); document.execCommand && document.execCommand("copy"); }
+          try { await navigator.clipboard.writeText(inviteUrl); } catch { const el = document.getElementById("invite-link"); if (el) el.select(); document.execCommand && document.execCommand("copy"); }
           update({ notice: t("copied") });
           // "Copied!" goes back to "Copy" after a moment.
           setTimeout(() => { if (st.notice === t("copied")) update({ notice: null }); }, 2000);
