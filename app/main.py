@@ -23,6 +23,7 @@ from app.api import (
     ws,
 )
 from app.api.body_timeout import BodyReadTimeout
+from app.api.draining import Drain, DrainGate
 from app.api.errors import install_error_handlers
 from app.api.headers import SecurityHeaders
 from app.api.limits import BodySizeLimit
@@ -176,11 +177,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
             tasks.append(asyncio.get_running_loop().create_task(sweep.run()))
         await service.resume_timers()
+        drain.install(hub, service, listener)  # SIGTERM drains first (app/api/draining.py)
         log.info("serving: %s", describe_build())
         tune_gc()  # after startup: what it built is frozen out of the collector's sight
         try:
             yield
         finally:
+            drain.uninstall()
             for task in tasks:
                 task.cancel()
             hub.goodbye()
@@ -216,6 +219,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         per_address=settings.max_sockets_per_address,
         per_token=settings.max_sockets_per_seat_token,
     )
+    drain = app.state.drain = Drain(settings.drain_seconds)
+    app.add_middleware(DrainGate, drain=drain)  # a draining process refuses (before caps)
     app.add_middleware(RequestIds)  # added last, the outermost: every line has the id
     install_error_handlers(app)
     app.include_router(health.router)

@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 from structlog.contextvars import bound_contextvars
 
+from app.api.draining import CLOSE_SERVICE_RESTART, RESTART_REASON, Drain, LiveSocket
 from app.api.quota_deps import client_address
 from app.api.socket_guard import FRAME_QUOTAS, header, origin_allowed
 from app.api.socket_writer import SocketWriter
@@ -109,17 +110,25 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
         token,
         max_bytes=settings.socket_queue_bytes,
     )
+    drain: Drain = ws.app.state.drain
+    live = drain.enter(ws, conn)
+    if live is None:  # the process began to drain meanwhile
+        await _close(ws, CLOSE_SERVICE_RESTART, RESTART_REASON)
+        if spectator:
+            await quotas.leave_spectator(str(ident.table_id))
+        return
     writer = SocketWriter(ws, conn, settings.socket_send_timeout)
     try:
         await hub.attach(conn)
         metrics.socket_opened(conn, spectator)
         with bound_contextvars(**socket_fields(ident.code, ident.seat)):
-            await _read_loop(ws, conn, service, hub, Guard(quotas, settings))
+            await _read_loop(ws, conn, service, hub, Guard(quotas, settings), live)
     except WebSocketDisconnect:
         pass
     except Unavailable:
         await _close(ws, CLOSE_UNAVAILABLE, "database unavailable")
     finally:
+        drain.leave(live)
         metrics.socket_closed(conn, spectator)
         await hub.detach(conn)
         await writer.stop()
@@ -168,8 +177,15 @@ class Guard:
 
 
 async def _read_loop(
-    ws: WebSocket, conn: Connection, service: TableService, hub: Hub, guard: Guard
+    ws: WebSocket,
+    conn: Connection,
+    service: TableService,
+    hub: Hub,
+    guard: Guard,
+    live: LiveSocket,
 ) -> None:
+    """Read and handle the socket's frames; a frame read after the drain's 1012 close
+    is not applied (its client sends it again after reconnecting)."""
     max_bytes = guard.max_bytes
     bad = 0
     while True:
@@ -204,10 +220,14 @@ async def _read_loop(
                     )
                 )
                 continue
+            if not live.begin():
+                continue
             try:
                 await _dispatch(data, conn, service, hub)
             except Unavailable:
                 raise TableError("unavailable", "the database is unavailable; retry", 503) from None
+            finally:
+                live.end()  # (a draining process waits for this)
         except TableError as err:
             conn.put(encode(error_frame(err.code, err.message)))
         except ValueError as exc:  # (orjson's errors, a nesting too deep included)

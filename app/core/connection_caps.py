@@ -37,7 +37,7 @@ from app.core import metrics
 from app.core.asgi_errors import send_json_error
 
 #: paths answered whatever the HTTP budget says (a load balancer's probes)
-EXEMPT_PATHS = frozenset({"/healthz"})
+EXEMPT_PATHS = frozenset({"/healthz", "/livez", "/readyz"})
 
 
 class Counts:

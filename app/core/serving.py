@@ -7,7 +7,7 @@
 * forwarded headers (``X-Forwarded-For``/``-Proto``) believed only from the proxies in
   ``FIVEUP_FORWARDED_ALLOW_IPS`` (none by default: the socket peer is the client);
 * header and body read deadlines and a header size limit (``app/core/slow_clients.py``);
-* keep-alive timeout, listen backlog;
+* keep-alive timeout, listen backlog, the graceful shutdown's wait after a drain;
 * connections per client address and the budget of HTTP requests running at once
   (``app/core/connection_caps.py``; uvicorn's ``limit_concurrency`` stays off, since it
   counts every WebSocket and idle connection against HTTP);
@@ -76,6 +76,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_ping_interval": settings.ws_ping_interval,
         "ws_ping_timeout": settings.ws_ping_timeout,
         "ws_per_message_deflate": settings.ws_deflate,
+        # after the drain (app/api/draining.py): what uvicorn waits for the connections
+        "timeout_graceful_shutdown": max(1, math.ceil(settings.drain_seconds)),
         "log_level": settings.log_level.lower(),
         # structured lines from every process, a --workers parent's too
         "log_config": logging_config(settings.log_level, settings.log_format),

@@ -136,6 +136,10 @@ class Settings(BaseSettings):
     abandoned_table_seconds: float = Field(default=1800.0, ge=0)
     #: seconds between two sweeps for abandoned tables (every process sweeps)
     sweep_interval_seconds: float = Field(default=60.0, gt=0, le=3600)
+    #: on SIGTERM (app/api/draining.py): at most this many seconds to finish the
+    #: requests and socket frames in flight, close every socket with 1012 and hand the
+    #: timers over, before the process shuts down
+    drain_seconds: float = Field(default=10.0, gt=0, le=3600)
 
     # --- Absent players (docs/configuration.md, docs/protocol.md "Clock and
     # autopilot"). The table's clock preset is chosen at creation (none|relaxed|fast).

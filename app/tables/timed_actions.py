@@ -140,8 +140,14 @@ class TimedActions:
     async def resume_timers(self) -> None:
         """After a (re)start: schedule the next deal for every table waiting on one, and
         every pending computer player's turn (in the background, through outages)."""
-        self.timers.at(0, self._resume_bot_turns, "resuming bot turns")
         self.timers.spawn(self._scan_overdue())
+        await self.adopt_timers()
+
+    async def adopt_timers(self) -> None:
+        """Schedule every pending turn and next deal the database holds: at start-up,
+        and when another process hands its tables over (it drained, app/api/draining.py).
+        Whoever comes first plays each; the others' firing is a no-op."""
+        self.timers.at(0, self._resume_bot_turns, "resuming bot turns")
         if self.next_round_seconds <= 0:
             return
         try:

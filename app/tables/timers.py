@@ -29,6 +29,8 @@ class Timers:
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the timed actions being carried out now (not waiting for their moment)
+        self._acting: set[asyncio.Task[Any]] = set()
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         # a fresh context: not the request id and seat of the socket that scheduled it
@@ -42,7 +44,10 @@ class Timers:
         async def fire() -> None:
             await asyncio.sleep(max(0.0, delay))
             attempt = 0
+            me = asyncio.current_task()
+            assert me is not None
             while True:
+                self._acting.add(me)
                 try:
                     await action()
                     return
@@ -50,12 +55,26 @@ class Timers:
                     if err.code not in ("unavailable", "conflict"):
                         log.info("%s skipped (%s)", what, err.code)
                         return
+                finally:
+                    self._acting.discard(me)
                 wait = OUTAGE_RETRY_DELAYS[min(attempt, len(OUTAGE_RETRY_DELAYS) - 1)]
                 attempt += 1
                 log.warning("%s: database unavailable; retrying in %.2f s", what, wait)
                 await asyncio.sleep(wait)
 
         self.spawn(fire())
+
+    async def settle(self) -> None:
+        """Let the actions being carried out finish (and any they start); cancel every
+        timer still waiting, and every background loop. For a process that drains: the
+        state they were waiting on is stored, another process acts on it."""
+        while True:
+            for task in list(self._tasks):
+                if task not in self._acting:
+                    task.cancel()
+            if not self._acting:
+                return
+            await asyncio.wait(list(self._acting), timeout=0.05)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -68,12 +68,20 @@ def browser_db() -> Iterator[str]:
         yield url
 
 
+#: the server process of each running server's base URL (the supervisor with --workers)
+SERVER_PIDS: dict[str, int] = {}
+
+
 @contextlib.contextmanager
 def running_server(
-    db_url: str, settings: dict[str, str] | None = None, log_name: str = "server.log"
+    db_url: str,
+    settings: dict[str, str] | None = None,
+    log_name: str = "server.log",
+    workers: int = 1,
 ) -> Iterator[str]:
     """A live server on ``db_url`` (migrates on start; its base URL), with the browser
-    tests' settings and then ``settings`` (environment variables) over them."""
+    tests' settings and then ``settings`` (environment variables) over them; ``workers``
+    processes (``fiveup serve --workers``; the supervisor's pid in :data:`SERVER_PIDS`)."""
     port = _free_port()
     env = dict(os.environ)
     env["DATABASE_URL"] = db_url
@@ -89,7 +97,10 @@ def running_server(
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [
+            *(sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"),
+            *("--port", str(port), "--workers", str(workers)),
+        ],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -109,9 +120,11 @@ def running_server(
             log.close()
             raise RuntimeError(f"server did not start; see test-artifacts/{log_name}")
         time.sleep(0.2)
+    SERVER_PIDS[base] = proc.pid
     try:
         yield base
     finally:
+        SERVER_PIDS.pop(base, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)

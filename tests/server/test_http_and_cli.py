@@ -58,8 +58,11 @@ async def test_openapi_and_docs_are_served(http: httpx.AsyncClient) -> None:
         "/api/tables/{code}/start",
         "/api/tables/{code}/history",
         "/healthz",
+        "/livez",
+        "/readyz",
     ):
         assert path in spec["paths"]
+    assert "503" in spec["paths"]["/readyz"]["get"]["responses"]
     assert (await http.get("/docs")).status_code == 200
 
 

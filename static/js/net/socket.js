@@ -32,6 +32,9 @@ export function applyPatch(obj, patch) {
 
 const DESCRIPTION_ID = "layout-description";
 
+/** Quick, quiet connection tries after the server closed the socket with 1012. */
+const RESUME_TRIES = 4;
+
 /** Whether someone is reading the layout description (open panel or focused board). */
 function descriptionWanted() {
   if (typeof document === "undefined") return false;
@@ -57,6 +60,7 @@ export class TableSocket {
     this.lastSeq = null; // last seq applied
     this.state = "connecting";
     this.attempt = 0;
+    this.resuming = 0; // quiet tries left after a 1012 (server restart)
     this.closedByUs = false;
     this.pending = new Map(); // move_id -> frame (sent, not acked yet)
     this.timer = null;
@@ -111,13 +115,15 @@ export class TableSocket {
 
   connect() {
     this.closedByUs = false;
-    this.setState(this.attempt === 0 && this.lastSeq === null ? "connecting" : "reconnecting");
+    // after a 1012 (the server restarts) the page reconnects quietly: "resuming"
+    this.setState(this.resuming > 0 ? "resuming" : this.attempt === 0 && this.lastSeq === null ? "connecting" : "reconnecting");
     let ws;
     try { ws = new WebSocket(this.url()); } catch { this.scheduleReconnect(); return; }
     this.ws = ws;
     this.awaitingSnapshot = true;
     ws.onopen = () => {
       this.attempt = 0;
+      this.resuming = 0;
       this.setState("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), 25000);
@@ -138,6 +144,22 @@ export class TableSocket {
         this.setState("closed");
         this.cb.onFatal && this.cb.onFatal(ev.code, ev.reason || "");
         return;
+      }
+      // 1012: the server process restarts (it drained); connect again at once — to
+      // another process — without the lost-connection banner, for a few quick tries
+      if (ev.code === 1012) {
+        this.resuming = RESUME_TRIES;
+        this.attempt = 0;
+        this.connect();
+        return;
+      }
+      if (this.resuming > 0) {
+        this.resuming -= 1;
+        if (this.resuming > 0) {
+          clearTimeout(this.timer);
+          this.timer = setTimeout(() => this.connect(), 200 + Math.random() * 300);
+          return;
+        }
       }
       this.scheduleReconnect();
     };
