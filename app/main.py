@@ -15,7 +15,9 @@ from app.api import (
     client,
     docs,
     health,
+    routes_admin,
     routes_bots,
+    routes_moderation,
     routes_records,
     routes_seats,
     routes_tables,
@@ -32,6 +34,7 @@ from app.core.logging import setup_logging
 from app.core.native import describe_build
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
+from app.db.moderation_store import make_moderation_store
 from app.db.pg_listener import PgListener
 from app.db.pg_notifier import PgNotifier
 from app.db.pg_store import PgStore
@@ -40,8 +43,11 @@ from app.db.sqlite_store import SqliteStore
 from app.db.store import Store
 from app.realtime import presence
 from app.realtime.hub import Hub
+from app.realtime.socket_book import SocketBook
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
+from app.tables.moderation import Moderation
+from app.tables.operator import Operator
 from app.tables.service import TableService
 from app.tables.sweep import Sweep
 
@@ -131,12 +137,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ),
             autopilot_level=settings.autopilot_level,
         )
+        moderation_store = make_moderation_store(settings.database_url)
+        moderation = Moderation(
+            moderation_store,
+            service,
+            SocketBook(),
+            reports_keep=settings.reports_max_rows,
+            refresh_seconds=settings.moderation_refresh_seconds,
+        )
+        app.state.moderation = moderation
+        app.state.operator = Operator(
+            moderation_store, moderation, service, hub, audit_keep=settings.audit_log_max_rows
+        )
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
         app.state.service = service
         app.state.listener = listener
-        tasks: list[asyncio.Task[None]] = []
+        tasks: list[asyncio.Task[None]] = [asyncio.get_running_loop().create_task(moderation.run())]
         if listener is not None:
 
             async def forget(table_id: int | None, seq: int | None) -> None:
@@ -185,6 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if reporter is not None:
                 await reporter.close()
             await service.close()
+            await moderation_store.close()
             if listener is not None:
                 await listener.stop()
             if notifier is not None:
@@ -221,6 +240,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_bots.router)
     app.include_router(routes_seats.router)
     app.include_router(routes_records.router)
+    app.include_router(routes_moderation.router)
+    # DRAIN: the one call site of draining this process from the operator's page — pass
+    # the drain's start (app/api/draining.py) here; None: no drain route, no button.
+    app.include_router(routes_admin.admin_router(drain=None))
     app.include_router(ws.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

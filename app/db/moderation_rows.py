@@ -72,6 +72,17 @@ class Mute:
 
 
 @dataclass(slots=True)
+class Block:
+    """Someone a table's host blocked there: their address's hash, their seat token's
+    hash, their name (a join under a name that looks like it is refused)."""
+
+    table_id: int
+    address_hash: str | None
+    token_hash: str | None
+    name: str
+
+
+@dataclass(slots=True)
 class SeatName:
     seat: int
     name: str

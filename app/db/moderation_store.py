@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Table, delete, func, insert, or_, select, update
+from sqlalchemy import Table, delete, insert, or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -34,6 +34,7 @@ from app.db.models import (
 from app.db.moderation_rows import (
     AuditEntry,
     Ban,
+    Block,
     ChatLine,
     LiveTable,
     Mute,
@@ -113,8 +114,9 @@ class ModerationStore(Protocol):
         self, table_id: int, address_hash: str | None, token_hash: str | None, name: str
     ) -> None: ...
 
-    async def blocked(self, table_id: int, address_hash: str, token_hash: str | None) -> bool:
-        """Whether this address (or this seat token) is blocked at the table."""
+    async def blocks(self, limit: int) -> list[Block]:
+        """The blocks at tables that are not closed, the newest first (at most
+        ``limit``): every process keeps them in memory."""
         ...
 
     async def live_tables(self, limit: int) -> list[LiveTable]:
@@ -332,14 +334,20 @@ class CoreModerationStore:
             name=name[:64],
         )
 
-    async def blocked(self, table_id: int, address_hash: str, token_hash: str | None) -> bool:
-        who = [BLK.c.address_hash == address_hash]
-        if token_hash is not None:
-            who.append(BLK.c.token_hash == token_hash)
-        query = select(func.count()).select_from(BLK).where(BLK.c.table_id == table_id, or_(*who))
+    async def blocks(self, limit: int) -> list[Block]:
+        query = (
+            select(BLK)
+            .join(T, T.c.id == BLK.c.table_id)
+            .where(T.c.status != TableStatus.CLOSED)
+            .order_by(BLK.c.id.desc())
+            .limit(limit)
+        )
 
-        async def run(conn: AsyncConnection) -> bool:
-            return bool((await conn.execute(query)).scalar())
+        async def run(conn: AsyncConnection) -> list[Block]:
+            return [
+                Block(r.table_id, r.address_hash, r.token_hash, r.name)
+                for r in await conn.execute(query)
+            ]
 
         return await self._run(run)
 

@@ -81,16 +81,20 @@ async def test_bans_and_mutes_end_and_can_be_lifted(mod: CoreModerationStore) ->
     assert await mod.remove_mute(forever) and not await mod.remove_mute(forever)
 
 
-async def test_a_block_holds_at_its_table_only_by_address_or_token(
+async def test_blocks_are_read_back_while_their_table_is_not_closed(
     service: TableService, mod: CoreModerationStore
 ) -> None:
     table_id, _, _ = await _table_with_chat(service, 0)
-    other, _, _ = await _table_with_chat(service, 0)
     await mod.add_block(table_id, "a" * 64, "t" * 64, "Bob")
-    assert await mod.blocked(table_id, "a" * 64, None)
-    assert await mod.blocked(table_id, "z" * 64, "t" * 64)
-    assert not await mod.blocked(table_id, "z" * 64, "u" * 64)
-    assert not await mod.blocked(other, "a" * 64, "t" * 64)
+    assert any(
+        (b.table_id, b.address_hash, b.token_hash, b.name) == (table_id, "a" * 64, "t" * 64, "Bob")
+        for b in await mod.blocks(1000)
+    )
+    joined = await service.create("Left", 2, False, "Cy")
+    left_id = await service.table_id(joined.code)
+    await mod.add_block(left_id, "b" * 64, None, "Dee")
+    await service.leave(joined.code, joined.token)  # the last person left: closed
+    assert all(b.table_id != left_id for b in await mod.blocks(1000))
 
 
 async def test_live_tables_show_names_and_seats_only(
