@@ -8,7 +8,15 @@ import ipaddress
 from datetime import datetime
 from typing import Annotated, Literal, get_args
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StrictBool
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+)
 
 from app.schemas import JsonInt
 from app.tables.moderation import REASONS, REPORT_TEXT_MAX
@@ -25,39 +33,75 @@ def _address(value: str) -> str:
         raise ValueError("not an IP address") from None
 
 
-Address = Annotated[str, Field(max_length=64), AfterValidator(_address)]
+def _text_time(value: object) -> object:
+    """A time is an ISO 8601 string with its zone (not a number of seconds)."""
+    if not isinstance(value, str):
+        raise ValueError("a time is an ISO 8601 string with its zone")
+    return value
+
+
+Until = Annotated[AwareDatetime, BeforeValidator(_text_time)]
+
+#: an IP address: the schema says so (formats ``ipv4`` / ``ipv6``), the model checks it
+Address = Annotated[
+    str,
+    Field(
+        max_length=64,
+        json_schema_extra={"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
+    ),
+    AfterValidator(_address),
+]
 
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ReportIn(_Request):
-    """A report of a chat message (``kind`` ``message`` with its ``seq``) or of the
-    person in a seat (``player`` with ``seat``)."""
-
-    kind: Literal["message", "player"]
-    seq: JsonInt | None = Field(default=None, ge=1, le=2**31 - 1)
-    seat: JsonInt | None = Field(default=None, ge=0, le=3)
+class _Report(_Request):
     reason: Reason
     text: str = Field(
         default="",
-        max_length=2 * REPORT_TEXT_MAX,
-        description=f"free text, at most {REPORT_TEXT_MAX} characters after clean-up",
+        max_length=REPORT_TEXT_MAX,
+        description=f"free text, at most {REPORT_TEXT_MAX} characters (cleaned up as chat)",
     )
+
+
+class MessageReport(_Report):
+    """A report of the chat message ``seq`` of the table."""
+
+    kind: Literal["message"]
+    seq: JsonInt = Field(ge=1, le=2**31 - 1)
+
+
+class PlayerReport(_Report):
+    """A report of the person in ``seat``."""
+
+    kind: Literal["player"]
+    seat: JsonInt = Field(ge=0, le=3)
+
+
+ReportIn = Annotated[MessageReport | PlayerReport, Field(discriminator="kind")]
 
 
 class ReportFiled(BaseModel):
     report: int
 
 
-class RemoveIn(_Request):
-    """The host removes the author of chat message ``seq`` or the person in ``seat``
-    (exactly one); ``block`` keeps them out of this table."""
+class RemoveSeat(_Request):
+    """The host removes the person in ``seat``; ``block`` keeps them out of this table."""
 
-    seat: JsonInt | None = Field(default=None, ge=0, le=3)
-    seq: JsonInt | None = Field(default=None, ge=1, le=2**31 - 1)
+    seat: JsonInt = Field(ge=0, le=3)
     block: StrictBool = True
+
+
+class RemoveAuthor(_Request):
+    """The host removes the author of chat message ``seq``; ``block`` keeps them out."""
+
+    seq: JsonInt = Field(ge=1, le=2**31 - 1)
+    block: StrictBool = True
+
+
+RemoveIn = RemoveSeat | RemoveAuthor
 
 
 class Removed(BaseModel):
@@ -73,22 +117,38 @@ class SignedIn(BaseModel):
     ok: bool
 
 
-class MuteIn(_Request):
-    """Mute the author of ``report``, or an ``address``, everywhere (exactly one);
-    ``until`` none: until lifted."""
+class MuteReport(_Request):
+    """Mute the author of ``report`` everywhere (``until`` none: until lifted)."""
 
-    report: JsonInt | None = Field(default=None, ge=1)
-    address: Address | None = None
-    until: AwareDatetime | None = None
+    report: JsonInt = Field(ge=1, le=2**31 - 1)
+    until: Until | None = None
 
 
-class BanIn(_Request):
-    """Ban the author of ``report`` (their address must be known), or an ``address``,
-    until ``until`` (exactly one of the two)."""
+class MuteAddress(_Request):
+    """Mute an ``address`` everywhere (``until`` none: until lifted)."""
 
-    report: JsonInt | None = Field(default=None, ge=1)
-    address: Address | None = None
-    until: AwareDatetime
+    address: Address
+    until: Until | None = None
+
+
+MuteIn = MuteReport | MuteAddress
+
+
+class BanReport(_Request):
+    """Ban the author of ``report`` (their address must be known) until ``until``."""
+
+    report: JsonInt = Field(ge=1, le=2**31 - 1)
+    until: Until
+
+
+class BanAddress(_Request):
+    """Ban an ``address`` until ``until``."""
+
+    address: Address
+    until: Until
+
+
+BanIn = BanReport | BanAddress
 
 
 class Done(BaseModel):

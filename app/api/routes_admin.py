@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Awaitable, Callable
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 
 from app.api.admin_auth import COOKIE, operator, page_exists, same_origin, session_value
@@ -30,8 +30,10 @@ from app.moderation_schemas import (
     AdminSeat,
     AdminTable,
     BanIn,
+    BanReport,
     Done,
     MuteIn,
+    MuteReport,
     SignedIn,
     SignIn,
 )
@@ -41,8 +43,22 @@ from app.tables.operator import Operator, Overview, ReportView
 
 DrainAction = Callable[[], Awaitable[None]]
 
+
+def _row_id() -> Any:
+    """A path id (each route its own: FastAPI names the one it is given)."""
+    return Path(ge=0, le=2**31 - 1, description="the id of a report, mute or ban")
+
+
 _ERRORS: dict[int | str, dict[str, Any]] = {
     c: {"model": ErrorResponse} for c in (400, 401, 403, 404, 409, 422, 429, 503)
+}
+#: the page's errors are JSON, not HTML (as every error)
+_JSON_ERRORS: dict[int | str, dict[str, Any]] = {
+    c: {
+        "description": "an error",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+    }
+    for c in (404, 429)
 }
 _PLACEHOLDER = "<!doctype html><title>Five Up operator</title><p>The page is not installed."
 
@@ -57,19 +73,20 @@ OperatorDep = Annotated[Operator, Depends(get_operator)]
 
 def admin_router(drain: DrainAction | None) -> APIRouter:
     """The page, the sign-in and the operator's API (``drain``: see the module)."""
-    router = APIRouter(tags=["operator"], dependencies=[Depends(page_exists)], responses=_ERRORS)
-    api = APIRouter(prefix="/admin/api", dependencies=[Depends(operator)])
+    router = APIRouter(tags=["operator"], dependencies=[Depends(page_exists)])
+    session = APIRouter(responses=_ERRORS)
+    api = APIRouter(prefix="/admin/api", dependencies=[Depends(operator)], responses=_ERRORS)
 
-    @router.get("/admin", response_class=HTMLResponse)
+    @router.get("/admin", response_class=HTMLResponse, responses=_JSON_ERRORS)
     async def page(request: Request) -> Response:
         """The operator's page (it signs in with the operator token)."""
-        static_dir: Path = request.app.state.settings.static_dir
+        static_dir: FilePath = request.app.state.settings.static_dir
         index = static_dir / "admin.html"
         if index.is_file():
             return FileResponse(index, media_type="text/html")
         return HTMLResponse(_PLACEHOLDER)
 
-    @router.post("/admin/session", response_model=SignedIn)
+    @session.post("/admin/session", response_model=SignedIn)
     async def sign_in(body: SignIn, request: Request, response: Response) -> SignedIn:
         """Sign the page in: sets the session cookie (``HttpOnly``, ``SameSite=Strict``).
         ``403 forbidden`` for a wrong token, ``403 bad_origin`` from another site."""
@@ -88,7 +105,7 @@ def admin_router(drain: DrainAction | None) -> APIRouter:
         )
         return SignedIn(ok=True)
 
-    @router.delete("/admin/session", response_model=SignedIn)
+    @session.delete("/admin/session", response_model=SignedIn)
     async def sign_out(response: Response) -> SignedIn:
         """Sign the page out (the cookie is cleared)."""
         response.delete_cookie(COOKIE, path="/admin")
@@ -101,7 +118,7 @@ def admin_router(drain: DrainAction | None) -> APIRouter:
         return _overview(await op.overview(), drain is not None)
 
     @api.post("/reports/{report_id}/resolve", response_model=Done)
-    async def resolve(report_id: int, op: OperatorDep) -> Done:
+    async def resolve(op: OperatorDep, report_id: int = _row_id()) -> Done:
         """Take a report off the queue."""
         await op.resolve(report_id)
         return Done(ok=True, id=report_id)
@@ -110,11 +127,11 @@ def admin_router(drain: DrainAction | None) -> APIRouter:
     async def mute(body: MuteIn, op: OperatorDep) -> Done:
         """Mute the author of a report (keyed on their address when it is known, else on
         their seat token) or an address, in every table's chat."""
-        _one_of(body.report, body.address)
-        return Done(ok=True, id=await op.mute(body.report, body.address, body.until))
+        report, address = _target(body)
+        return Done(ok=True, id=await op.mute(report, address, body.until))
 
     @api.delete("/mutes/{mute_id}", response_model=Done)
-    async def unmute(mute_id: int, op: OperatorDep) -> Done:
+    async def unmute(op: OperatorDep, mute_id: int = _row_id()) -> Done:
         await op.unmute(mute_id)
         return Done(ok=True, id=mute_id)
 
@@ -122,11 +139,11 @@ def admin_router(drain: DrainAction | None) -> APIRouter:
     async def ban(body: BanIn, op: OperatorDep) -> Done:
         """Ban the author of a report (their address must be known) or an address until
         an end time: every ``/api`` request refused (``403 banned``), sockets closed."""
-        _one_of(body.report, body.address)
-        return Done(ok=True, id=await op.ban(body.report, body.address, body.until))
+        report, address = _target(body)
+        return Done(ok=True, id=await op.ban(report, address, body.until))
 
     @api.delete("/bans/{ban_id}", response_model=Done)
-    async def unban(ban_id: int, op: OperatorDep) -> Done:
+    async def unban(op: OperatorDep, ban_id: int = _row_id()) -> Done:
         await op.unban(ban_id)
         return Done(ok=True, id=ban_id)
 
@@ -146,13 +163,16 @@ def admin_router(drain: DrainAction | None) -> APIRouter:
             await run_drain()
             return Done(ok=True)
 
+    router.include_router(session)
     router.include_router(api)
     return router
 
 
-def _one_of(report: int | None, address: str | None) -> None:
-    if (report is None) == (address is None):
-        raise TableError("bad_target", "give either a report or an address", 400)
+def _target(body: MuteIn | BanIn) -> tuple[int | None, str | None]:
+    """(report, address): exactly one of them, as the body's model says."""
+    if isinstance(body, MuteReport | BanReport):
+        return body.report, None
+    return None, body.address
 
 
 def _overview(o: Overview, drain: bool) -> AdminOverview:

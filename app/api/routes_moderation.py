@@ -11,7 +11,16 @@ from fastapi import Depends, Request, status
 from app.api.deps import ModerationDep, TokenDep
 from app.api.quota_deps import client_address, quota_router, reports_quota
 from app.api.routes_tables import ERRORS, Code
-from app.moderation_schemas import Removed, RemoveIn, ReportFiled, ReportIn
+from app.moderation_schemas import (
+    MessageReport,
+    PlayerReport,
+    RemoveAuthor,
+    Removed,
+    RemoveIn,
+    RemoveSeat,
+    ReportFiled,
+    ReportIn,
+)
 from app.tables.moderation import ReportRequest, address_key
 
 router = quota_router("/api/tables", "moderation")
@@ -34,7 +43,9 @@ async def report(
     """Report a chat message (``kind`` ``message``, its ``seq``) or the person in a seat
     (``player``, ``seat``) to the operator, with a reason and a short text. The seat
     token is optional (a spectator reports too); if given it must be a seat here."""
-    req = ReportRequest.parse(body.kind, body.seq, body.seat, body.reason, body.text)
+    seq = body.seq if isinstance(body, MessageReport) else None
+    seat = body.seat if isinstance(body, PlayerReport) else None
+    req = ReportRequest.parse(body.kind, seq, seat, body.reason, body.text)
     reporter = address_key(client_address(request))
     return ReportFiled(report=await moderation.report(code, token, reporter, req))
 
@@ -50,5 +61,7 @@ async def remove(
     the person in ``seat`` — a seat only before the start (then kicked; ``409
     already_started`` after) — closing their sockets; with ``block`` (the default) they
     cannot take a seat or watch here again."""
-    done = await moderation.remove(code, token, body.seat, body.seq, body.block)
+    seat = body.seat if isinstance(body, RemoveSeat) else None
+    seq = body.seq if isinstance(body, RemoveAuthor) else None
+    done = await moderation.remove(code, token, seat, seq, body.block)
     return Removed(closed=done.closed, blocked=done.blocked)

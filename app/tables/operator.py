@@ -153,7 +153,7 @@ class Operator:
         """Ban the author of a report (their address must be known) or an address until
         ``until``."""
         if until <= datetime.now(UTC):
-            raise TableError("bad_until", "a ban ends in the future", 400)
+            raise TableError("bad_until", "that time has passed: a ban ends in the future", 409)
         address_hash, _, label = self._whom(address, report_id)
         if report_id is not None:
             report = await self._reported(report_id)
