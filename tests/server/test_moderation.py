@@ -6,6 +6,7 @@ hand), mutes, bans, closes tables, and writes every action to its audit log."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
@@ -502,3 +503,75 @@ async def test_the_operator_routes_are_in_openapi(http: httpx.AsyncClient) -> No
     ):
         assert path in spec["paths"], path
     assert "/admin/api/drain" not in spec["paths"]  # not wired: no route, no button
+
+
+# -- two server processes ----------------------------------------------------------------
+
+
+async def test_with_two_processes_a_mute_falls_back_to_the_seat_and_blocks_reach_the_other(
+    pg_url: str,
+) -> None:
+    """A report taken by the process that did not receive the message knows its author by
+    seat only: the mute holds on that seat token, on the other process too; a block made
+    on one process keeps the blocked address from watching on the other."""
+    a, b = moderation_server(pg_url).start(), moderation_server(pg_url).start()
+    try:
+        async with (
+            httpx.AsyncClient(base_url=a.http) as on_a,
+            httpx.AsyncClient(base_url=b.http) as on_b,
+        ):
+            ann, bob, troll = new_address(), new_address(), new_address()
+            code, tokens = await _table(on_a, ann, bob, start=True)
+            host = await _socket(a, code, ann, tokens[0])
+            guest = await _socket(a, code, bob, tokens[1])
+            seq = await _chat(guest, "rude words")
+            r = await on_b.post(
+                f"/api/tables/{code}/reports",
+                json={"kind": "message", "seq": seq, "reason": "abuse"},
+                headers=_bearer(tokens[0], ann),
+            )
+            report_id = r.json()["report"]
+            body = (await on_b.get("/admin/api/overview", headers=BEARER)).json()
+            report = next(r for r in body["reports"] if r["id"] == report_id)
+            assert report["author_known"] == "seat"
+            r = await on_b.post(
+                "/admin/api/bans",
+                json={"report": report_id, "until": "2099-01-01T00:00:00Z"},
+                headers=BEARER,
+            )
+            _error(r, 409, "author_unknown")  # a ban needs the address
+            r = await on_b.post("/admin/api/mutes", json={"report": report_id}, headers=BEARER)
+            assert r.status_code == 200, r.text
+            for _ in range(100):  # process a reads it within its refresh (0.5 s here)
+                reply = await guest.request({"type": "chat", "text": "test"}, ("error", "event"))
+                if reply["type"] == "error":
+                    break
+                await asyncio.sleep(0.1)
+            assert reply["type"] == "error" and reply["code"] == "muted"
+            assert (await host.request({"type": "chat", "text": "ok?"}, ("event",)))["event"][
+                "text"
+            ] == "ok?"  # only that seat
+
+            spectator = await _socket(a, code, troll)
+            spam = await _chat(spectator, "spam from a")
+            r = await on_b.post(
+                f"/api/tables/{code}/remove", json={"seq": spam}, headers=_bearer(tokens[0], ann)
+            )
+            _error(r, 409, "author_unknown")  # b never saw that spectator's socket
+            r = await on_a.post(
+                f"/api/tables/{code}/remove", json={"seq": spam}, headers=_bearer(tokens[0], ann)
+            )
+            assert r.json() == {"closed": 1, "blocked": True}
+            for _ in range(100):
+                other = await _socket(b, code, troll)
+                await other.wait_for(lambda c: c.closed is not None or c.last_seq >= 0)
+                if other.closed is not None:
+                    break
+                await other.close()
+                await asyncio.sleep(0.1)
+            assert other.closed is not None and other.closed[0] == 4412
+            for c in (host, guest):
+                await c.close()
+    finally:
+        a.stop()
+        b.stop()
