@@ -31,6 +31,10 @@ import re
 
 #: loggers that dump frames, handshakes or ASGI messages below INFO
 FRAME_LOGGERS = ("websockets", "uvicorn.error", "uvicorn.protocols", "uvicorn.asgi")
+#: the SQL loggers (SQLAlchemy's; aiosqlite's at DEBUG): their records carry the
+#: statements' parameters (a table's state with its hands, chat, names), so they stay at
+#: WARNING at any log level
+SQL_LOGGERS = ("sqlalchemy.engine", "sqlalchemy.pool", "aiosqlite")
 #: loggers whose records may carry a request's path and query
 _PATH_LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "websockets")
 #: a query or fragment in free text: after a non-space, up to whitespace (a quote that
@@ -66,8 +70,8 @@ class DropQueries(logging.Filter):
 
 
 def setup_logging(level: str = "INFO") -> None:
-    """Configure the root logger once (idempotent), the query filter, and the frame
-    loggers' floor (INFO)."""
+    """Configure the root logger once (idempotent), the query filter, the frame
+    loggers' floor (INFO) and SQLAlchemy's (WARNING)."""
     root = logging.getLogger()
     if not root.handlers:
         logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -75,6 +79,8 @@ def setup_logging(level: str = "INFO") -> None:
     for name in FRAME_LOGGERS:
         logger = logging.getLogger(name)  # (NOTSET: it followed the root's level)
         logger.setLevel(max(logging.INFO, logger.level or root.level))
+    for name in SQL_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
     for name in _PATH_LOGGERS:
         logger = logging.getLogger(name)
         if not any(isinstance(f, DropQueries) for f in logger.filters):

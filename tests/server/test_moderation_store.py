@@ -4,6 +4,7 @@ tables read without anything hidden."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
@@ -104,3 +105,20 @@ async def test_live_tables_show_names_and_seats_only(
     found = {t.code: t for t in await mod.live_tables(1000)}
     assert [(s.seat, s.name) for s in found[code].seats] == [(0, "Ann"), (1, "Bob")]
     assert found[code].status == "waiting" and found[code].id == table_id
+
+
+async def test_its_statements_and_their_parameters_never_reach_the_log_even_at_debug(
+    service: TableService, mod: CoreModerationStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    from app.core.logging import setup_logging
+
+    setup_logging("DEBUG")
+    try:
+        with caplog.at_level(logging.DEBUG):
+            table_id, _, seqs = await _table_with_chat(service, 1)
+            await mod.add_report(_report(table_id, seqs[0]), keep=100)
+            await mod.chat_around(table_id, seqs[0], 5)
+        assert [r for r in caplog.records if r.name.startswith(("sqlalchemy", "aiosqlite"))] == []
+        assert "line 0" not in caplog.text
+    finally:
+        setup_logging("INFO")
