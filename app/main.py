@@ -16,7 +16,9 @@ from app.api import (
     docs,
     health,
     metrics_route,
+    routes_admin,
     routes_bots,
+    routes_moderation,
     routes_records,
     routes_seats,
     routes_tables,
@@ -35,6 +37,7 @@ from app.core.logging import setup_logging
 from app.core.native import describe_build
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
+from app.db.moderation_store import make_moderation_store
 from app.db.pg_listener import PgListener
 from app.db.pg_notifier import PgNotifier
 from app.db.pg_store import PgStore
@@ -43,8 +46,11 @@ from app.db.sqlite_store import SqliteStore
 from app.db.store import Store
 from app.realtime import presence
 from app.realtime.hub import Hub
+from app.realtime.socket_book import SocketBook
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
+from app.tables.moderation import Moderation
+from app.tables.operator import Operator
 from app.tables.service import TableService
 from app.tables.sweep import Sweep
 
@@ -134,12 +140,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ),
             autopilot_level=settings.autopilot_level,
         )
+        moderation_store = make_moderation_store(settings.database_url)
+        moderation = Moderation(
+            moderation_store,
+            service,
+            SocketBook(),
+            reports_keep=settings.reports_max_rows,
+            refresh_seconds=settings.moderation_refresh_seconds,
+        )
+        app.state.moderation = moderation
+        app.state.operator = Operator(
+            moderation_store, moderation, service, hub, audit_keep=settings.audit_log_max_rows
+        )
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
         app.state.service = service
         app.state.listener = listener
-        tasks: list[asyncio.Task[None]] = []
+        tasks: list[asyncio.Task[None]] = [asyncio.get_running_loop().create_task(moderation.run())]
         if listener is not None:
 
             async def forget(table_id: int | None, seq: int | None) -> None:
@@ -190,6 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if reporter is not None:
                 await reporter.close()
             await service.close()
+            await moderation_store.close()
             if listener is not None:
                 await listener.stop()
             if notifier is not None:
@@ -230,6 +249,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_bots.router)
     app.include_router(routes_seats.router)
     app.include_router(routes_records.router)
+    app.include_router(routes_moderation.router)
+    # draining this process from the operator's page: the SIGTERM sequence, started now
+    app.include_router(routes_admin.admin_router(drain=drain.begin))
     app.include_router(ws.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

@@ -7,12 +7,18 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from app.tables.errors import TableError
+from app.tables.moderation import Moderation
 from app.tables.service import TableService
 
 
 def get_service(request: Request) -> TableService:
     service: TableService = request.app.state.service
     return service
+
+
+def get_moderation(request: Request) -> Moderation:
+    moderation: Moderation = request.app.state.moderation
+    return moderation
 
 
 def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
@@ -27,3 +33,4 @@ def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str |
 
 ServiceDep = Annotated[TableService, Depends(get_service)]
 TokenDep = Annotated[str | None, Depends(bearer_token)]
+ModerationDep = Annotated[Moderation, Depends(get_moderation)]

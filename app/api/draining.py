@@ -179,6 +179,13 @@ class Drain:
             return
         self._loop.call_soon_threadsafe(self._start, sig, frame)
 
+    async def begin(self) -> None:
+        """Drain now, as on SIGTERM (the operator's page, app/api/routes_admin.py): the
+        same sequence in the background; then, if the server gave a SIGTERM handler to
+        pass on, the process exits as on SIGTERM. Twice, or during a drain: nothing."""
+        if self._task is None:
+            self._start(signal.SIGTERM, None)
+
     def _start(self, sig: int, frame: FrameType | None) -> None:
         self._task = asyncio.get_running_loop().create_task(self.run())
         self._task.add_done_callback(lambda _: self._pass_on(sig, frame))

@@ -16,6 +16,10 @@ uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
   ``lookup_miss``; a look-up whose table does not exist (``not_found``) counts. (The
   WebSocket endpoint applies the same quota to its sockets: ``app/api/ws.py``.)
 * ``BotQuota`` — computer-player changes (``bot_changes``).
+* ``reports_quota`` — players' reports (``reports``); ``admin_quota`` — the operator's
+  page and its API (``admin``).
+* A banned address (app/tables/moderation.py) is refused by ``HttpQuota``: ``403
+  banned``.
 * ``practice_quota`` — a practice table: ``create``, and the caller as the table's
   :class:`~app.tables.practice_cap.PracticeCreator` (the cap on live practice tables;
   None when quotas are off).
@@ -32,6 +36,7 @@ from starlette.requests import HTTPConnection
 from app.core.quotas import QuotaName, Quotas, Verdict, quotas_for
 from app.schemas import ErrorResponse
 from app.tables.errors import TableError
+from app.tables.moderation import address_key
 from app.tables.practice_cap import PracticeCreator, creator_key
 
 
@@ -58,6 +63,12 @@ async def _hit(request: Request, name: QuotaName) -> None:
 
 
 async def http_quota(request: Request) -> None:
+    """The overall quota; and a banned address is refused here (``403 banned``)."""
+    moderation = getattr(request.app.state, "moderation", None)
+    if moderation is not None:
+        until = moderation.banned_until(address_key(client_address(request)))
+        if until is not None:
+            raise TableError("banned", f"this address is banned until {until.isoformat()}", 403)
     await _hit(request, "http")
 
 
@@ -81,6 +92,14 @@ async def join_quota(request: Request) -> None:
 
 async def bot_quota(request: Request) -> None:
     await _hit(request, "bot_changes")
+
+
+async def reports_quota(request: Request) -> None:
+    await _hit(request, "reports")
+
+
+async def admin_quota(request: Request) -> None:
+    await _hit(request, "admin")
 
 
 async def practice_quota(request: Request) -> PracticeCreator | None:

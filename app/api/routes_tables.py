@@ -5,11 +5,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import Path, Query, status
+from fastapi import Path, Query, Request, status
 from fastapi.responses import PlainTextResponse
 
 from app.api.deps import ServiceDep, TokenDep
-from app.api.quota_deps import CreateQuota, JoinQuota, LookupMissQuota, quota_router
+from app.api.quota_deps import (
+    CreateQuota,
+    JoinQuota,
+    LookupMissQuota,
+    client_address,
+    quota_router,
+)
 from app.records import to_data, write_text
 from app.schemas import (
     CreateTable,
@@ -22,6 +28,8 @@ from app.schemas import (
     SeatRequest,
     TableInfo,
 )
+from app.tables.errors import TableError
+from app.tables.moderation import Moderation, address_key
 
 router = quota_router("/api/tables", "tables")
 
@@ -65,8 +73,14 @@ async def get_table(service: ServiceDep, code: str = Code) -> TableInfo:
     responses=ERRORS,
     dependencies=[JoinQuota, LookupMissQuota],
 )
-async def join(body: JoinTable, service: ServiceDep, code: str = Code) -> Joined:
-    """Take a free seat before the start; returns your secret seat token."""
+async def join(body: JoinTable, request: Request, service: ServiceDep, code: str = Code) -> Joined:
+    """Take a free seat before the start; returns your secret seat token. ``403
+    blocked``: the host blocked this address, or a name that looks like this one, here."""
+    moderation: Moderation | None = getattr(request.app.state, "moderation", None)
+    if moderation is not None:
+        address = address_key(client_address(request))
+        if moderation.blocked(await service.table_id(code), address, body.name):
+            raise TableError("blocked", "the host has blocked you at this table", 403)
     return await service.join(code, body.name, body.seat)
 
 

@@ -26,12 +26,14 @@ from app.api.socket_writer import SocketWriter
 from app.api.socket_writer import close_socket as _close
 from app.core import metrics
 from app.core.quotas import Quotas, Verdict, quotas_for
+from app.core.security import hash_token
 from app.core.settings import Settings
 from app.db.store import Unavailable
 from app.realtime.connection import Connection
 from app.realtime.frames import encode, error_frame
 from app.realtime.hub import Hub
 from app.tables.errors import TableError
+from app.tables.moderation import CLOSE_BANNED, CLOSE_REMOVED, Moderation, address_key
 from app.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,11 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     address = client_address(ws)
     if not await _lookups_allowed(ws, quotas, address):
         return
+    moderation: Moderation = ws.app.state.moderation
+    address_hash = address_key(address)
+    if moderation.banned_until(address_hash) is not None:
+        await _close(ws, CLOSE_BANNED, "this address is banned")
+        return
     try:
         ident = await service.identify(code[:16], token[:256] if token is not None else None)
     except TableError as err:
@@ -99,6 +106,13 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
             await _close(ws, CLOSE_BAD_TOKEN, "bad seat token")
         return
     spectator = ident.seat is None
+    if (
+        moderation.blocked(ident.table_id, address_hash)
+        if spectator
+        else token is not None and moderation.token_blocked(ident.table_id, hash_token(token))
+    ):
+        await _close(ws, CLOSE_REMOVED, "the host has blocked you at this table")
+        return
     if spectator and not await quotas.enter_spectator(str(ident.table_id)):
         await _close(ws, CLOSE_SPECTATORS_FULL, "no more spectators at this table")
         return
@@ -118,11 +132,13 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
             await quotas.leave_spectator(str(ident.table_id))
         return
     writer = SocketWriter(ws, conn, settings.socket_send_timeout)
+    moderation.book.add(conn, address_hash)
     try:
         await hub.attach(conn)
         metrics.socket_opened(conn, spectator)
+        guard = Guard(quotas, settings, moderation, address_hash)
         with bound_contextvars(**socket_fields(ident.code, ident.seat)):
-            await _read_loop(ws, conn, service, hub, Guard(quotas, settings), live)
+            await _read_loop(ws, conn, service, hub, guard, live)
     except WebSocketDisconnect:
         pass
     except Unavailable:
@@ -130,6 +146,7 @@ async def table_socket(ws: WebSocket, code: str, token: str | None = None) -> No
     finally:
         drain.leave(live)
         metrics.socket_closed(conn, spectator)
+        moderation.book.remove(conn)
         await hub.detach(conn)
         await writer.stop()
         if spectator:
@@ -158,10 +175,15 @@ async def _lookups_allowed(ws: WebSocket, quotas: Quotas, address: str) -> bool:
 
 class Guard:
     """One socket's frame quotas: a refused frame gets ``rate_limited``; a flood of them
-    (``FIVEUP_SOCKET_FLOOD_REFUSALS`` in a row) closes the socket with 4429."""
+    (``FIVEUP_SOCKET_FLOOD_REFUSALS`` in a row) closes the socket with 4429. And its
+    chat's moderation: a muted socket's chat is refused, a sent one's author noted."""
 
-    def __init__(self, quotas: Quotas, settings: Settings) -> None:
+    def __init__(
+        self, quotas: Quotas, settings: Settings, moderation: Moderation, address_hash: str
+    ) -> None:
         self.quotas = quotas
+        self.moderation = moderation
+        self.address_hash = address_hash
         self.max_bytes = settings.max_frame_bytes
         self.flood = settings.socket_flood_refusals
         self.counter = quotas.socket_counter()
@@ -223,7 +245,7 @@ async def _read_loop(
             if not live.begin():
                 continue
             try:
-                await _dispatch(data, conn, service, hub)
+                await _dispatch(data, conn, service, hub, guard)
             except Unavailable:
                 raise TableError("unavailable", "the database is unavailable; retry", 503) from None
             finally:
@@ -252,7 +274,7 @@ def _short(exc: BaseException) -> str:
 
 
 async def _dispatch(
-    data: dict[str, Any], conn: Connection, service: TableService, hub: Hub
+    data: dict[str, Any], conn: Connection, service: TableService, hub: Hub, guard: Guard
 ) -> None:
     """Handle one well-formed client frame. Raises ValueError for a bad one."""
     kind = data["type"]
@@ -269,7 +291,11 @@ async def _dispatch(
     elif kind in ("move", "next_round", "rematch", "spectator_chat"):
         await _act(kind, data, conn, service, hub)
     elif kind == "chat":
-        await service.chat(conn.table_id, conn.token, data.get("text"), data.get("quick"))
+        mod = guard.moderation
+        if mod.muted(guard.address_hash, conn.token_digest()):
+            raise TableError("muted", "the operator has muted your chat", 403)
+        seq = await service.chat(conn.table_id, conn.token, data.get("text"), data.get("quick"))
+        mod.note_chat(conn.table_id, seq, guard.address_hash)
     elif kind == "presence":
         state = data.get("state")
         if state not in ("away", "here"):

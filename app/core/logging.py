@@ -64,8 +64,10 @@ from structlog.typing import EventDict, Processor, WrappedLogger
 
 #: loggers that dump frames, handshakes or ASGI messages below INFO
 FRAME_LOGGERS = ("websockets", "uvicorn.error", "uvicorn.protocols", "uvicorn.asgi")
-#: loggers that write SQL statements or their parameters below WARNING
-SQL_LOGGERS = ("aiosqlite", "sqlalchemy.engine", "sqlalchemy.pool")
+#: the SQL loggers (SQLAlchemy's; aiosqlite's at DEBUG): their records carry the
+#: statements' parameters (a table's state with its hands, chat, names), so they stay at
+#: WARNING at any log level
+SQL_LOGGERS = ("sqlalchemy.engine", "sqlalchemy.pool", "aiosqlite")
 #: loggers whose records may carry a request's path and query
 _PATH_LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "websockets")
 #: uvicorn's loggers that get handlers of their own from uvicorn's default config

@@ -15,6 +15,8 @@ name                      identifier                  setting
 ``http``                  client address              ``FIVEUP_RATE_LIMIT_HTTP``
 ``record_check``          client address              ``FIVEUP_RATE_LIMIT_RECORD_CHECK``
 ``bot_changes``           client address              ``FIVEUP_RATE_LIMIT_BOT_CHANGES``
+``reports``               client address              ``FIVEUP_RATE_LIMIT_REPORTS``
+``admin``                 client address              ``FIVEUP_RATE_LIMIT_ADMIN``
 ``socket_moves``          socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MOVES``
 ``socket_messages``       socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MESSAGES``
 ``socket_resync``         socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_RESYNC``
@@ -75,6 +77,8 @@ QuotaName = Literal[
     "http",
     "record_check",
     "bot_changes",
+    "reports",
+    "admin",
     "socket_moves",
     "socket_messages",
     "socket_resync",
@@ -160,6 +164,8 @@ class Quotas:
             "http": parse_many(settings.rate_limit_http),
             "record_check": parse_many(settings.rate_limit_record_check),
             "bot_changes": parse_many(settings.rate_limit_bot_changes),
+            "reports": parse_many(settings.rate_limit_reports),
+            "admin": parse_many(settings.rate_limit_admin),
             "socket_moves": parse_many(settings.rate_limit_socket_moves),
             "socket_messages": parse_many(settings.rate_limit_socket_messages),
             "socket_resync": parse_many(settings.rate_limit_socket_resync),

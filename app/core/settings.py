@@ -175,6 +175,23 @@ class Settings(BaseSettings):
             raise ValueError("FIVEUP_METRICS_TOKEN must be at least 16 characters")
         return token
 
+    # --- Moderation and the operator's page (docs/configuration.md, docs/deployment.md
+    # "The operator's page", docs/protocol.md "Moderation").
+    #: the operator's secret for ``/admin`` (Bearer header or the page's sign-in); unset
+    #: or empty: the operator's page and its API do not exist (404)
+    operator_token: str = Field(default="", max_length=256)
+    #: reports (of a chat message or a player) per client address
+    rate_limit_reports: str = "10/hour"
+    #: requests to ``/admin`` and its API per client address (sign-in attempts included)
+    rate_limit_admin: str = "120/minute"
+    #: rows the operator's audit log keeps (the oldest go first)
+    audit_log_max_rows: int = Field(default=10000, ge=10, le=10_000_000)
+    #: reports kept (the oldest go first, resolved or not)
+    reports_max_rows: int = Field(default=10000, ge=10, le=10_000_000)
+    #: seconds between two reads of the bans and mutes from the database (every process
+    #: keeps them in memory; the process an operator acts on knows at once)
+    moderation_refresh_seconds: float = Field(default=5.0, gt=0, le=3600)
+
 
 @lru_cache
 def get_settings() -> Settings:

@@ -150,3 +150,86 @@ class EventRow(Base):
             sqlite_where=text("kind = 'chat'"),
         ),
     )
+
+
+# --- Moderation (docs/protocol.md "Moderation"). Nobody's address is stored: only its
+# SHA-256 (``address_hash``, app/tables/moderation.py), as for a practice table's creator.
+
+
+class ReportRow(Base):
+    """A player's report of a chat message (``kind`` ``message``, its ``seq``) or of a
+    player (``player``, its ``seat``) at a table."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the reported person's name as shown then (a spectator's message: ``spectator``)
+    name: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(600), default="")
+    #: who was reported: their seat token's hash, their address's hash (where known)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    address_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: who reported: their address's hash
+    reporter_hash: Mapped[str] = mapped_column(String(64))
+    resolved: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_reports_open", "resolved", "id"),)
+
+
+class AuditRow(Base):
+    """One operator action (bounded: ``FIVEUP_AUDIT_LOG_MAX_ROWS``)."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(120))
+    detail: Mapped[str] = mapped_column(String(300), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BanRow(Base):
+    """An address banned until ``until`` (from every route and socket)."""
+
+    __tablename__ = "bans"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    address_hash: Mapped[str] = mapped_column(String(64), index=True)
+    label: Mapped[str] = mapped_column(String(120))
+    until: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MuteRow(Base):
+    """A chat mute everywhere: of an address, or of one seat token (when the address of
+    the reported author is not known); ``until`` NULL: until lifted."""
+
+    __tablename__ = "mutes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    address_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    label: Mapped[str] = mapped_column(String(120))
+    until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableBlockRow(Base):
+    """Someone a table's host blocked there: by address and/or seat token."""
+
+    __tablename__ = "table_blocks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    address_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_table_blocks_table", "table_id"),)

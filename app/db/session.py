@@ -13,8 +13,11 @@ POOL_SIZE = 10
 MAX_OVERFLOW = 20
 
 
-def make_engine(database_url: str) -> AsyncEngine:
-    """Create the async engine for a user-supplied URL (drivers chosen here)."""
+def make_engine(
+    database_url: str, pool_size: int = POOL_SIZE, max_overflow: int = MAX_OVERFLOW
+) -> AsyncEngine:
+    """Create the async engine for a user-supplied URL (drivers chosen here; the pool's
+    sizes apply to PostgreSQL)."""
     url = async_url(database_url)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
@@ -29,5 +32,5 @@ def make_engine(database_url: str) -> AsyncEngine:
 
         return engine
     return create_async_engine(
-        url, pool_size=POOL_SIZE, max_overflow=MAX_OVERFLOW, pool_pre_ping=True
+        url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True
     )

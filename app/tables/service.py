@@ -306,14 +306,15 @@ class TableService:
         return bool(tx.events)
 
     # -- chat --------------------------------------------------------------------------
-    async def chat(self, table_id: int, token: str | None, text: object, quick: object) -> None:
+    async def chat(self, table_id: int, token: str | None, text: object, quick: object) -> int:
         """Post a chat message: a seat's (token) to the table channel, a spectator's (no
-        token) to the spectators' channel while the host allows it."""
+        token) to the spectators' channel while the host allows it; the message's seq."""
         req = ChatRequest.parse(text, quick)
-        await self.run(
+        tx = await self.run(
             table_id,
             lambda tx: chat.post(tx, tx.authenticate(token) if token else None, req),
         )
+        return tx.table.seq
 
     async def spectator_chat(self, code_or_id: str | int, token: str | None, on: object) -> bool:
         """The host turns spectator chat on or off; the setting now."""

@@ -14,13 +14,28 @@ EXAMPLES = 40
 
 
 def test_openapi_schema_holds_under_fuzzing(live: ServerProcess, tmp_path: Path) -> None:
+    _fuzz(live, tmp_path)
+
+
+def test_the_operators_api_holds_under_fuzzing_with_its_token(pg_url: str, tmp_path: Path) -> None:
+    """The same with an operator token set and sent: the operator's routes really run
+    (all but the drain, which ends the process as it should: test_moderation.py)."""
+    server = ServerProcess(pg_url, FIVEUP_OPERATOR_TOKEN="fuzz-operator").start()
+    try:
+        auth = ("-H", "Authorization: Bearer fuzz-operator")
+        _fuzz(server, tmp_path, *auth, "--exclude-path", "/admin/api/drain")
+    finally:
+        server.stop()
+
+
+def _fuzz(server: ServerProcess, tmp_path: Path, *extra: str) -> None:
     report = tmp_path / "schemathesis.txt"
     cmd = [
         sys.executable,
         "-m",
         "schemathesis.cli",
         "run",
-        f"{live.http}/openapi.json",
+        f"{server.http}/openapi.json",
         "--checks",
         "all",
         "--max-examples",
@@ -30,6 +45,7 @@ def test_openapi_schema_holds_under_fuzzing(live: ServerProcess, tmp_path: Path)
         "--seed",
         "1",
         "--no-color",
+        *extra,
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     report.write_text(proc.stdout + proc.stderr)

@@ -54,6 +54,9 @@ export const api = {
   claim: (code, link) => call("POST", `/api/tables/${encodeURIComponent(code)}/claim`, { link }),
   claimSeat: (code, link) => call("POST", `/api/tables/${encodeURIComponent(code)}/claim/seat`, { link }),
   resign: (code, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/resign`, undefined, token),
+  // moderation (static/js/ui/chat.js): a report; the host's removal of a message's author
+  report: (code, body, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/reports`, body, token),
+  remove: (code, body, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/remove`, body, token),
   replace: (code, seat, by, level, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/seats/${seat}/replace`, { by, level }, token),
 };
 

@@ -139,8 +139,9 @@ export class TableSocket {
       this.ws = null;
       if (this.closedByUs) { this.setState("closed"); return; }
       // 4410: the seat moved to another device; 4411: you left it — never retry the token;
-      // 4430: too many look-ups of unknown codes from this address (reason: "retry in N s")
-      if (ev.code === 4404 || ev.code === 4401 || ev.code === 4410 || ev.code === 4411 || ev.code === 4430) {
+      // 4430: too many look-ups of unknown codes from this address (reason: "retry in N s");
+      // 4412: the host removed or blocked you here; 4451: this address is banned
+      if ([4404, 4401, 4410, 4411, 4412, 4430, 4451].includes(ev.code)) {
         this.setState("closed");
         this.cb.onFatal && this.cb.onFatal(ev.code, ev.reason || "");
         return;

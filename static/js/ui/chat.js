@@ -3,10 +3,16 @@
 // the server relays, shown here in the page's language), a per-player mute remembered
 // in this browser (localStorage), and the host's switch for spectator chat. One panel
 // per table screen, kept across re-renders so a half-typed message survives them.
+// Each message of someone else can be reported to the server's operator (a reason and a
+// short text); the host can also remove (and block) its author (docs/protocol.md,
+// Moderation).
 // Names and texts are inserted as text nodes only (dom.js h()).
 import { h } from "../dom.js";
 import { reconcile } from "../reconcile.js";
 import { t } from "../i18n.js";
+import { api } from "../net/api.js";
+
+const REASONS = ["abuse", "spam", "cheating", "name", "other"];
 
 export const QUICK = ["good_move", "well_played", "hurry_up", "thanks", "gg", "oops", "hello"];
 export const EMOTES = {
@@ -61,9 +67,12 @@ export function createChat({ code, send }) {
   const off = h("p", { class: "notice", "data-testid": "chat-off", hidden: true });
   const host = h("div", { class: "chat-host" });
   const mutes = h("div", { class: "chat-mutes" });
+  const report = h("div", { class: "chat-report", "data-testid": "chat-report-panel" });
+  let reporting = null; // the seq of the message being reported
+  let reportNote = "";
   const title = h("h2", { text: t("chat") });
   const el = h("section", { class: "card chat", "data-testid": "chat-panel", "aria-label": t("chat") },
-    title, list, off, form, counter, quick, host, mutes);
+    title, list, report, off, form, counter, quick, host, mutes);
   let mutesOpen = false; // the mute list stays open across re-renders until closed
 
   function nameOf(m) {
@@ -82,9 +91,54 @@ export function createChat({ code, send }) {
       },
       spect ? h("span", { class: "chat-tag", text: t("chat_spectators_tag") + " " }) : null,
       h("b", { class: "chat-name", text: nameOf(m) + ": " }),
-      h("span", { class: "chat-text", text: messageText(m) }));
+      h("span", { class: "chat-text", text: messageText(m) }),
+      mine(m) ? null : h("button", {
+        type: "button", class: "chat-flag", "data-testid": "chat-report", "aria-label": t("chat_report"),
+        title: t("chat_report"), text: "⚑",
+        onclick: () => { reporting = m.seq; reportNote = ""; renderReport(); },
+      }));
     }));
     if (list.childElementCount !== before) list.scrollTop = list.scrollHeight;
+  }
+
+  function seatedHere() { return !!st && st.you !== null && st.you !== undefined && !!st.token; }
+  function mine(m) { return seatedHere() && m.seat === st.you; }
+
+  async function ask(call, done) {
+    try {
+      await call();
+      reportNote = done;
+      reporting = null;
+    } catch (err) {
+      reportNote = err && err.message ? err.message : String(err);
+    }
+    renderReport();
+  }
+
+  function renderReport() {
+    report.replaceChildren();
+    if (reportNote) report.appendChild(h("p", { class: "notice", "data-testid": "chat-report-note", text: reportNote }));
+    if (reporting === null) return;
+    const seq = reporting;
+    const reason = h("select", { "data-testid": "chat-report-reason", "aria-label": t("report_reason") },
+      REASONS.map((r) => h("option", { value: r, text: t("report_reason_" + r) })));
+    const text = h("input", { type: "text", maxlength: 500, "data-testid": "chat-report-text", placeholder: t("report_text"), "aria-label": t("report_text") });
+    const token = st && st.token ? st.token : undefined;
+    const isHost = seatedHere() && st.table && st.table.host === st.you;
+    const removal = (block) => h("button", {
+      type: "button", "data-testid": block ? "chat-host-block" : "chat-host-remove",
+      text: t(block ? "host_block" : "host_remove"),
+      onclick: () => ask(() => api.remove(code, { seq, block }, token), t("host_removed")),
+    });
+    report.appendChild(h("form", { class: "chat-report-form", onsubmit: (e) => {
+      e.preventDefault();
+      ask(() => api.report(code, { kind: "message", seq, reason: reason.value, text: text.value }, token), t("report_done"));
+    } },
+    h("label", {}, t("report_reason") + " ", reason), text,
+    h("div", { class: "chat-report-actions" },
+      h("button", { type: "submit", "data-testid": "chat-report-send", text: t("report_send") }),
+      isHost ? removal(false) : null, isHost ? removal(true) : null,
+      h("button", { type: "button", text: t("report_cancel"), onclick: () => { reporting = null; reportNote = ""; renderReport(); } }))));
   }
 
   function render(state) {
@@ -99,6 +153,7 @@ export function createChat({ code, send }) {
     off.textContent = t("chat_off");
     input.disabled = !!closedToMe;
     renderList();
+    // (the report form is drawn by its own steps only, so a frame never clears it)
     // Updated in place (reconcile.js): a button pressed while a frame arrives stays.
     reconcile(quick, [...QUICK, ...Object.keys(EMOTES)].map((q) => h("button", {
         type: "button", class: "chat-quick-btn", "data-testid": "chat-quick-" + q, disabled: !!closedToMe,

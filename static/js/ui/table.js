@@ -129,7 +129,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
           connect();
           return;
         }
-        update({ fatal: codeNum === 4404 ? t("err_not_found") : t("err_unauthorized") });
+        const fatal = { 4404: "err_not_found", 4412: "err_removed", 4451: "err_banned" }[codeNum];
+        update({ fatal: t(fatal || "err_unauthorized") });
       },
     };
     // Frames still arriving on a socket we have replaced (e.g. the spectator socket
