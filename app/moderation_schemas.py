@@ -152,8 +152,16 @@ BanIn = BanReport | BanAddress
 
 
 class Done(BaseModel):
+    """An operator's action on a row (a report, a mute, a ban): its id."""
+
     ok: bool
-    id: int | None = None
+    id: int
+
+
+class Acted(BaseModel):
+    """An operator's action with no row of its own (closing a table, draining)."""
+
+    ok: bool
 
 
 class AdminSeat(BaseModel):

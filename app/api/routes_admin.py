@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from app.api.admin_auth import COOKIE, operator, page_exists, same_origin, session_value
 from app.api.routes_tables import Code
 from app.moderation_schemas import (
+    Acted,
     AdminAudit,
     AdminBan,
     AdminChatLine,
@@ -147,21 +148,21 @@ def admin_router(drain: DrainAction | None) -> APIRouter:
         await op.unban(ban_id)
         return Done(ok=True, id=ban_id)
 
-    @api.post("/tables/{code}/close", response_model=Done)
-    async def close_table(op: OperatorDep, code: str = Code) -> Done:
+    @api.post("/tables/{code}/close", response_model=Acted)
+    async def close_table(op: OperatorDep, code: str = Code) -> Acted:
         """Close a table (event ``closed`` with reason ``operator``)."""
         await op.close_table(code)
-        return Done(ok=True)
+        return Acted(ok=True)
 
     if drain is not None:
         run_drain = drain
 
-        @api.post("/drain", response_model=Done)
-        async def drain_process(op: OperatorDep) -> Done:
+        @api.post("/drain", response_model=Acted)
+        async def drain_process(op: OperatorDep) -> Acted:
             """Drain the process that answers (docs/deployment.md)."""
             await op.drained()
             await run_drain()
-            return Done(ok=True)
+            return Acted(ok=True)
 
     router.include_router(session)
     router.include_router(api)

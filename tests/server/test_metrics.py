@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -156,11 +157,23 @@ async def test_metric_labels_stay_bounded_however_many_tables_are_played(
         for c in [*seats, spectator]:
             await c.close()
 
+    def kinds(series: set[Any]) -> set[tuple[str, frozenset[str]]]:
+        """Each series' metric and label names (its values left out)."""
+        return {(name, frozenset(k for k, _ in ls)) for name, ls in series}
+
+    def routes_of(series: set[Any]) -> set[str]:
+        return {v for _, ls in series for k, v in ls if k == "route"}
+
     await tables(6)
     first = set(scrape(metered))
     await tables(12)
     second = set(scrape(metered))
-    assert second == first, sorted(second - first)
+    # no new kind of series and no new route; a bounded label may show a value it had
+    # not shown yet (an earlier table's clock running out: result/source "autopilot")
+    assert kinds(second) == kinds(first), sorted(kinds(second) - kinds(first))
+    assert routes_of(second) == routes_of(first), sorted(routes_of(second) - routes_of(first))
+    grown = {(name, ls) for name, ls in second - first}
+    assert len(grown) <= 40, sorted(grown)  # (one histogram of a new bounded value: 15)
     labels = {v for _, ls in second for _, v in ls}
     for secret in codes + secrets + ["Host", "P1", "Late3"]:
         assert all(secret not in v for v in labels), secret
@@ -191,6 +204,19 @@ def _worker_files(root: Path) -> dict[int, list[str]]:
     return by_pid
 
 
+def _live_worker_files(root: Path) -> dict[int, list[str]]:
+    """The per-process files of the processes still running."""
+    return {pid: files for pid, files in _worker_files(root).items() if _running(pid)}
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def _http_count(files: list[str]) -> float:
     return sum(
         s.value
@@ -216,11 +242,14 @@ async def test_metrics_of_two_workers_are_summed_and_a_killed_worker_stops_count
             for _ in range(10):
                 assert httpx.get(f"{server.http}/api/tables").status_code == 200
                 requests += 1
-            files = _worker_files(tmp_path)
+            files = _live_worker_files(tmp_path)
             if len(files) == 2 and all(_http_count(f) > 0 for f in files.values()):
                 break
+        live_shares = [_http_count(f) for f in _live_worker_files(tmp_path).values()]
+        assert len(live_shares) == 2 and all(share > 0 for share in live_shares)
+        # (a worker uvicorn replaced while the machine was slow to start it keeps its
+        # files, and what it counted is still summed)
         shares = [_http_count(f) for f in _worker_files(tmp_path).values()]
-        assert len(shares) == 2 and all(share > 0 for share in shares)
         samples = scrape(server)
         assert value(samples, "fiveup_http_requests_total", route="/api/tables") == requests
         assert sum(shares) == requests
