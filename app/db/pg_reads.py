@@ -163,9 +163,9 @@ class PgReads:
         self, limit: int, *, finished: bool = False, among: Collection[int] | None = None
     ) -> list[LobbyRow]:
         # finished: a table whose current match is over, or that has played an earlier
-        # match to its end (a rematch, or a new player, followed it)
+        # match to its end (a rematch, or a new player, followed it) and is not closed
         where = (
-            "(t.status = 'finished' OR t.match_number > 1)"
+            "(t.status = 'finished' OR (t.match_number > 1 AND t.status <> 'closed'))"
             if finished
             else "t.status IN ('waiting', 'playing')"
         )

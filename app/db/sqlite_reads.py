@@ -13,7 +13,7 @@ from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Table, func, null, or_, select, text
+from sqlalchemy import Table, and_, func, null, or_, select, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -212,9 +212,12 @@ class SqliteReads:
         self, limit: int, *, finished: bool = False, among: Collection[int] | None = None
     ) -> list[LobbyRow]:
         # finished: a table whose current match is over, or that has played an earlier
-        # match to its end (a rematch, or a new player, followed it)
+        # match to its end (a rematch, or a new player, followed it) and is not closed
         which = (
-            or_(T.c.status == TableStatus.FINISHED, T.c.match_number > 1)
+            or_(
+                T.c.status == TableStatus.FINISHED,
+                and_(T.c.match_number > 1, T.c.status != TableStatus.CLOSED),
+            )
             if finished
             else T.c.status.in_([TableStatus.WAITING, TableStatus.PLAYING])
         )

@@ -127,7 +127,8 @@ class TableReads:
         return self._entries([*looking, *rest])
 
     async def finished_tables(self, limit: int = FINISHED_LIMIT) -> list[LobbyEntry]:
-        """Public tables whose match is over, newest first: their records can be replayed
+        """Public tables whose match is over, or that played an earlier match to its end
+        and are not closed, newest first: their records can be replayed
         (``/t/<code>/replay``)."""
         try:
             rows = await self.store.lobby(limit, finished=True)

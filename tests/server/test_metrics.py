@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import create_pg_database, drop_pg_database
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -226,11 +227,22 @@ def _http_count(files: list[str]) -> float:
     )
 
 
+@pytest.fixture
+def own_pg_url() -> Iterator[str]:
+    """A database of the test's own: a new worker resumes every table's pending bot
+    turns and timers, and the session's database holds other tests' tables."""
+    url = create_pg_database("fiveup_workers")
+    try:
+        yield url
+    finally:
+        drop_pg_database(url)
+
+
 async def test_metrics_of_two_workers_are_summed_and_a_killed_worker_stops_counting(
-    pg_url: str, tmp_path: Path
+    own_pg_url: str, tmp_path: Path
 ) -> None:
     server = ServedWorkers(
-        pg_url,
+        own_pg_url,
         FIVEUP_METRICS_TOKEN=TOKEN,
         PROMETHEUS_MULTIPROC_DIR=str(tmp_path),
         FIVEUP_DB_WRITERS="5",

@@ -12,6 +12,7 @@ import pytest
 from app.core.settings import Settings
 from app.main import make_store
 from app.tables.errors import TableError
+from app.tables.operator import close_by_operator
 from app.tables.service import TableService
 
 from .helpers import current_match, play_random_move, seated
@@ -65,6 +66,9 @@ async def test_full_match_ends_and_rematch_starts_on_agreement(
     assert finished[code].status == "playing" and finished[code].match == 2
     assert finished[code].finished_matches == 1
     assert (await service.record(code, 1)).winner == m.winner
+    # closed (here by the operator) it is no longer listed, and the list still answers
+    await service.run(code, close_by_operator)
+    assert code not in {e.code for e in await service.finished_tables()}
 
 
 async def test_rematch_is_refused_while_the_match_is_on(service: TableService) -> None:
