@@ -135,6 +135,36 @@ class TableState:
             "resigned": self.resigned,
         }
 
+    def copied(self) -> TableState:
+        """A shallow copy (``copy.copy``'s, without its generic reconstruction: the
+        writer copies the table at every commit it hands to delivery)."""
+        return TableState(
+            self.id,
+            self.code,
+            self.name,
+            self.players,
+            self.public,
+            self.status,
+            self.host_seat,
+            self.version,
+            self.seq,
+            self.match_number,
+            self.state,
+            self.rematch_votes,
+            self.ready,
+            self.round_over_at,
+            self.created_at,
+            self.history,
+            self.commitment,
+            self.deal_seed,
+            self.spectator_chat,
+            self.clock,
+            self.turn_deadline,
+            self.banks,
+            self.resigned,
+            self.created_by,
+        )
+
     def match(self) -> Match | None:
         """The match as stored (its finished rounds included when they were read)."""
         if self.state is None:
@@ -169,6 +199,19 @@ class PlayerState:
             "autopilot_moves": self.autopilot_moves,
             "link_hash": self.link_hash,
         }
+
+    def copied(self) -> PlayerState:
+        """A shallow copy (as :meth:`TableState.copied`)."""
+        return PlayerState(
+            self.id,
+            self.seat,
+            self.name,
+            self.token_hash,
+            self.bot,
+            self.autopilot,
+            self.autopilot_moves,
+            self.link_hash,
+        )
 
     @classmethod
     def from_row(cls, row: Any) -> PlayerState:

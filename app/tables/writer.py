@@ -21,7 +21,6 @@ with a version check, then delivered (only after the commit).
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -189,7 +188,7 @@ class Writer:
             else None
         )
         return Committed(
-            copy.copy(table), tuple(copy.copy(p) for p in tx.players), tuple(tx.events), views
+            table.copied(), tuple([p.copied() for p in tx.players]), tuple(tx.events), views
         )
 
     async def _deliver(self, tx: TableChange) -> None:
