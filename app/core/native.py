@@ -38,7 +38,6 @@ NATIVE = (
     "app.realtime.delivery",
     "app.realtime.projection",
     "app.realtime.committed",
-    "app.realtime.feed",
     "app.realtime.table_info",
     "app.realtime.connection",
     "app.realtime.presence",
