@@ -1,4 +1,6 @@
-"""A commit as delivery receives it: :class:`Committed`, immutable.
+"""A commit as delivery receives it: :class:`Committed`, immutable by contract (not a
+frozen dataclass: compiled by mypyc, a frozen one costs a generic attribute set per
+field at every commit; nobody assigns to one).
 
 The writer (:mod:`app.tables.writer`) makes one right after each commit of this process,
 while the table's state is the committed one: copies of the table's columns and players,
@@ -16,7 +18,7 @@ from app.db.rows import EventRecord, PlayerState, TableState
 from app.realtime.projection import Projection
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Committed:
     """One committed change: the table after it (a copy), its players (copies), its
     events in seq order, and the projection of its match at the last event's seq

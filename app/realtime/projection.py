@@ -3,7 +3,8 @@
 Delivery works from projections only, never from a live :class:`~app.engine.Match`: the
 writer projects its commit at the commit (:class:`~app.tables.writer.Writer`, under its
 table's lock, before the next change can be decided), the hub projects what it reads
-from the database (catch-ups, snapshots). A projection is immutable by contract: every
+from the database (catch-ups, snapshots). A projection is immutable by contract (not frozen: see
+:mod:`app.realtime.committed`): every
 dict in it has been sent, or will be, as it is; nobody edits it.
 
 The engine keeps no cache. A :class:`Projector` keeps the last projection of each table
@@ -41,7 +42,7 @@ from app.types import Json
 PROJECTOR_TABLES_MAX = 5000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Projection:
     """Every recipient's view fields of one committed state of a table, at ``seq``.
 
