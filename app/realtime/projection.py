@@ -3,9 +3,9 @@
 Delivery works from projections only, never from a live :class:`~app.engine.Match`: the
 writer projects its commit at the commit (:class:`~app.tables.writer.Writer`, under its
 table's lock, before the next change can be decided), the hub projects what it reads
-from the database (catch-ups, snapshots). A projection is immutable by contract (not frozen: see
-:mod:`app.realtime.committed`): every
-dict in it has been sent, or will be, as it is; nobody edits it.
+from the database (catch-ups, snapshots). A projection is immutable by contract (not
+frozen: see :mod:`app.realtime.committed`): every dict in it has been sent, or will be,
+as it is; nobody edits it.
 
 The engine keeps no cache. A :class:`Projector` keeps the last projection of each table
 it made, keyed by table and seq, and builds the next state's on it when it is a later
