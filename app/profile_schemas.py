@@ -17,14 +17,14 @@ class _Body(BaseModel):
 
 class SignUpIn(_Body):
     handle: str = Field(
-        max_length=256,
+        max_length=64,
         description="unique, case-insensitive, look-alikes refused; letters, digits, _ - ."
-        " (FIVEUP_PROFILE_HANDLE_MIN..MAX characters, else 422 bad_handle)",
+        " (FIVEUP_PROFILE_HANDLE_MIN..MAX characters, else 409 bad_handle)",
     )
     display_name: str = Field(
-        max_length=256,
+        max_length=64,
         description="shown to other players (at most FIVEUP_PROFILE_DISPLAY_NAME_MAX"
-        " characters, else 422 bad_display_name)",
+        " characters, else 409 bad_display_name)",
     )
 
 

@@ -10,6 +10,7 @@ route is Origin-checked (app/api/profile_auth.py)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import segno
@@ -84,7 +85,7 @@ async def signup_verify(
     body: VerifyIn, request: Request, response: Response, profiles: ProfilesDep, rp: RpDep
 ) -> Me:
     """Finish a sign-up with the authenticator's answer: the profile is created and this
-    browser signed in (the session cookie). ``400 passkey_refused``, ``404
+    browser signed in (the session cookie). ``401 passkey_refused``, ``404
     ceremony_expired``."""
     done = await profiles.register_verify(rp, body.ceremony, body.credential)
     return await _signed_in(request, response, profiles, done)
@@ -141,8 +142,15 @@ async def new_link(profile: ProfileDep, profiles: ProfilesDep, rp: RpDep) -> Sig
     for ``FIVEUP_SIGN_IN_LINK_SECONDS``."""
     secret, expires = await profiles.new_link(profile)
     link = f"/profile#signin={secret}"
-    svg = segno.make(rp.origin + link, error="m").svg_inline(scale=4, border=2)
-    return SignInLink(link=link, expires_at=expires, qr_svg=svg)
+    return SignInLink(link=link, expires_at=expires, qr_svg=_qr_svg(rp.origin + link))
+
+
+def _qr_svg(text: str) -> str:
+    """``text`` as a QR code: a standalone SVG document (with its namespace, so that an
+    ``<img>`` shows it), no XML declaration."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
+    return out.getvalue().decode()
 
 
 @router.post("/links/claim", response_model=Me, dependencies=[Depends(sign_in_links_quota)])

@@ -58,7 +58,7 @@ class RelyingParty:
 
 
 def _refused(exc: Exception) -> TableError:
-    return TableError("passkey_refused", f"the passkey was not accepted: {exc}", 400)
+    return TableError("passkey_refused", f"the passkey was not accepted: {exc}", 401)
 
 
 def registration_options(
@@ -84,7 +84,7 @@ def verify_registration(
     rp: RelyingParty, credential: dict[str, Any], challenge: bytes
 ) -> NewPasskey:
     """The new passkey if the authenticator's answer passes every check, else
-    ``400 passkey_refused``."""
+    ``401 passkey_refused``."""
     try:
         verified = verify_registration_response(
             credential=credential,
@@ -117,7 +117,7 @@ def authentication_options(rp: RelyingParty, timeout_ms: int) -> tuple[bytes, di
 def verify_authentication(
     rp: RelyingParty, credential: dict[str, Any], challenge: bytes, key: Passkey
 ) -> int:
-    """The passkey's new signature counter if the assertion passes, else ``400
+    """The passkey's new signature counter if the assertion passes, else ``401
     passkey_refused`` (a counter that did not move forward included)."""
     try:
         verified = verify_authentication_response(

@@ -59,7 +59,8 @@ def digest(secret: str) -> str:
 
 
 def check_handle(raw: object, limits: Limits) -> str:
-    """A handle as stored, or ``422 bad_handle``.
+    """A handle as stored, or ``409 bad_handle`` (the name rules refuse it: the schema
+    cannot say them all, so a schema-valid string gets a conflict, not a 422).
 
     >>> check_handle(" ann_1 ", Limits())
     'ann_1'
@@ -69,30 +70,30 @@ def check_handle(raw: object, limits: Limits) -> str:
     app.tables.errors.TableError: a handle holds letters, digits and _ - . only
     """
     if not isinstance(raw, str) or len(raw) > 4 * limits.handle_max:
-        raise TableError("bad_handle", "a handle must be a short string", 422)
+        raise TableError("bad_handle", "a handle must be a short string", 409)
     try:
         handle = visible_name(raw)
     except NothingVisible as exc:
-        raise TableError("bad_handle", str(exc), 422) from exc
+        raise TableError("bad_handle", str(exc), 409) from exc
     if not all(c.isalnum() or c in HANDLE_EXTRA for c in handle):
-        raise TableError("bad_handle", "a handle holds letters, digits and _ - . only", 422)
+        raise TableError("bad_handle", "a handle holds letters, digits and _ - . only", 409)
     if not limits.handle_min <= len(handle) <= limits.handle_max:
         raise TableError(
             "bad_handle",
             f"a handle has {limits.handle_min} to {limits.handle_max} characters",
-            422,
+            409,
         )
     return handle
 
 
 def check_display_name(raw: object, limits: Limits) -> str:
-    """A display name as stored (the seat names' rules), or ``422 bad_display_name``."""
+    """A display name as stored (the seat names' rules), or ``409 bad_display_name``."""
     if not isinstance(raw, str) or len(raw.strip()) > limits.display_name_max:
-        raise TableError("bad_display_name", f"at most {limits.display_name_max} characters", 422)
+        raise TableError("bad_display_name", f"at most {limits.display_name_max} characters", 409)
     try:
         return visible_name(raw)
     except NothingVisible as exc:
-        raise TableError("bad_display_name", str(exc), 422) from exc
+        raise TableError("bad_display_name", str(exc), 409) from exc
 
 
 class Profiles:
@@ -169,15 +170,15 @@ class Profiles:
     async def sign_in_verify(
         self, rp: RelyingParty, ceremony_id: object, credential: dict[str, Any]
     ) -> SignedIn:
-        """Sign in with a passkey this server knows (``400 passkey_refused`` else)."""
+        """Sign in with a passkey this server knows (``401 passkey_refused`` else)."""
         c = await self._take(ceremony_id, "sign_in")
         raw_id = credential.get("rawId", credential.get("id"))
         key = await self.store.passkey(raw_id) if isinstance(raw_id, str) else None
         if key is None or len(raw_id or "") > 1400:
-            raise TableError("passkey_refused", "this passkey belongs to no profile here", 400)
+            raise TableError("passkey_refused", "this passkey belongs to no profile here", 401)
         profile = await self.store.profile(key.profile_id)
         if profile is None:
-            raise TableError("passkey_refused", "this passkey belongs to no profile here", 400)
+            raise TableError("passkey_refused", "this passkey belongs to no profile here", 401)
         count = passkeys.verify_authentication(rp, credential, base64url_to_bytes(c.challenge), key)
         await self.store.used_passkey(key.id, count)
         return await self._session(profile)

@@ -117,11 +117,11 @@ async def test_a_handle_is_unique_case_insensitively_and_by_its_look_alikes(
             json={"handle": bad, "display_name": "X"},
             headers={"X-Forwarded-For": new_address()},
         )
-        assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_handle", bad
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "bad_handle", bad
     r = await http.post(
         "/api/profile/signup/options", json={"handle": _handle(), "display_name": "y" * 33}
     )
-    assert r.status_code == 422 and r.json()["detail"]["code"] == "bad_display_name"
+    assert r.status_code == 409 and r.json()["detail"]["code"] == "bad_display_name"
 
 
 async def test_the_ceremony_checks_origin_challenge_once_and_the_signature_counter(
@@ -140,7 +140,7 @@ async def test_the_ceremony_checks_origin_challenge_once_and_the_signature_count
     r = await http.post(
         "/api/profile/signup/verify", json={"ceremony": ceremony, "credential": phished}
     )
-    assert r.status_code == 400 and r.json()["detail"]["code"] == "passkey_refused"
+    assert r.status_code == 401 and r.json()["detail"]["code"] == "passkey_refused"
     r = await http.post(
         "/api/profile/signup/verify", json={"ceremony": ceremony, "credential": key.create(options)}
     )
@@ -149,10 +149,10 @@ async def test_the_ceremony_checks_origin_challenge_once_and_the_signature_count
     assert r.status_code == 200
     assert (await _sign_in(http, key)).status_code == 200
     r = await _sign_in(http, key, counter=1)  # a counter that went back: a cloned key
-    assert r.status_code == 400 and r.json()["detail"]["code"] == "passkey_refused"
+    assert r.status_code == 401 and r.json()["detail"]["code"] == "passkey_refused"
     stranger = SoftPasskey(server.http, rp_id="127.0.0.1")
     r = await _sign_in(http, stranger)
-    assert r.status_code == 400 and r.json()["detail"]["code"] == "passkey_refused"
+    assert r.status_code == 401 and r.json()["detail"]["code"] == "passkey_refused"
 
 
 async def test_cookie_routes_refuse_another_sites_origin(
@@ -185,7 +185,7 @@ async def test_a_one_time_link_signs_another_client_in_once_with_its_qr_code(
     r = await http.post("/api/profile/links")
     assert r.status_code == 200, r.text
     link = r.json()["link"]
-    assert link.startswith("/profile#signin=") and r.json()["qr_svg"].startswith("<svg")
+    assert link.startswith("/profile#signin=") and r.json()["qr_svg"].startswith("<svg xmlns=")
     secret = link.split("#signin=", 1)[1]
     async with _client(server) as other:
         r = await other.post("/api/profile/links/claim", json={"link": secret})
@@ -224,7 +224,7 @@ async def test_deleting_a_profile_erases_it_and_frees_its_handle(
         assert (await http.delete("/api/profile")).json() == {"ok": True}
         assert (await other.get("/api/profile")).status_code == 401
         r = await _sign_in(other, key)
-        assert r.status_code == 400 and r.json()["detail"]["code"] == "passkey_refused"
+        assert r.status_code == 401 and r.json()["detail"]["code"] == "passkey_refused"
     r = await http.post("/api/profile/signup/options", json={"handle": handle, "display_name": "B"})
     assert r.status_code == 200
 
