@@ -71,3 +71,21 @@ class SignInLink(BaseModel):
 
 class ClaimLinkIn(_Body):
     link: str = Field(min_length=1, max_length=128, description="the secret after `#signin=`")
+
+
+class MyTable(BaseModel):
+    """A live table where the signed-in player holds a seat (public facts only)."""
+
+    code: str
+    name: str
+    status: str
+    players: int
+    seat: int
+
+
+class MyTables(BaseModel):
+    tables: list[MyTable]
+
+
+class OpenSeat(_Body):
+    seat: int = Field(ge=0, le=3)

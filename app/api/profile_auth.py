@@ -13,14 +13,19 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
 
 from app.db.profile_rows import Profile
+from app.db.store import Unavailable
+from app.schemas import Joined
 from app.tables.errors import TableError
 from app.tables.passkeys import RelyingParty
 from app.tables.profiles import Profiles, SignedIn
+
+log = logging.getLogger(__name__)
 
 COOKIE = "fiveup_session"
 SAFE_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
@@ -76,6 +81,23 @@ def set_session(request: Request, response: Response, done: SignedIn) -> None:
 
 def clear_session(response: Response) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+
+
+async def bind_if_signed_in(request: Request, joined: Joined) -> None:
+    """A seat just taken (created, joined, practice, claimed) by a signed-in browser is
+    bound to its profile; a guest's is not. Never fails the seat: a store that does not
+    answer leaves the seat unbound (logged)."""
+    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
+    session = request.cookies.get(COOKIE)
+    if profiles is None or not session:
+        return
+    try:
+        profile = await profiles.signed_in(session)
+        if profile is not None:
+            table_id = await request.app.state.service.table_id(joined.code)
+            await profiles.bind(profile, table_id, joined.seat, joined.token)
+    except Unavailable as exc:
+        log.warning("seat not bound to its profile (%s)", exc)
 
 
 ProfilesDep = Annotated[Profiles, Depends(get_profiles)]

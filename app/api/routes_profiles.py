@@ -16,6 +16,7 @@ from typing import Any
 import segno
 from fastapi import Depends, Request, Response
 
+from app.api.deps import ServiceDep
 from app.api.profile_auth import (
     COOKIE,
     ProfileDep,
@@ -31,18 +32,22 @@ from app.api.quota_deps import (
     quota_router,
     sign_in_links_quota,
 )
+from app.api.routes_tables import Code
 from app.db.profile_rows import Profile
 from app.profile_schemas import (
     Ceremony,
     ClaimLinkIn,
     Ended,
     Me,
+    MyTable,
+    MyTables,
     Ok,
+    OpenSeat,
     SignInLink,
     SignUpIn,
     VerifyIn,
 )
-from app.schemas import ErrorResponse
+from app.schemas import ErrorResponse, Joined
 from app.tables.profiles import Profiles, SignedIn
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -170,3 +175,32 @@ async def delete_profile(profile: ProfileDep, response: Response, profiles: Prof
     await profiles.delete(profile)
     clear_session(response)
     return Ok(ok=True)
+
+
+@router.get("/tables", response_model=MyTables)
+async def my_tables(profile: ProfileDep, profiles: ProfilesDep) -> MyTables:
+    """The live tables (waiting or in play) where the profile holds a seat it took while
+    signed in, and still holds (at most 50, the newest first)."""
+    return MyTables(
+        tables=[
+            MyTable(code=b.code, name=b.name, status=b.status, players=b.players, seat=b.seat)
+            for b in await profiles.tables(profile)
+        ]
+    )
+
+
+@router.post("/tables/{code}/open", response_model=Joined)
+async def open_table(
+    body: OpenSeat,
+    profile: ProfileDep,
+    profiles: ProfilesDep,
+    service: ServiceDep,
+    code: str = Code,
+) -> Joined:
+    """Open one of the profile's seats on this device: a fresh seat token, handed only
+    here (the cookie route); the seat's older token stops working (``seat_moved``, its
+    sockets close 4410) as with a device link. ``404 not_your_seat``."""
+    bound = await profiles.bound_hash(profile, code, body.seat)
+    joined = await service.open_bound(code, body.seat, bound)
+    await profiles.bind(profile, await service.table_id(joined.code), joined.seat, joined.token)
+    return joined

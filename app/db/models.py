@@ -300,6 +300,26 @@ class SignInLinkRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ProfileSeatRow(Base):
+    """A seat a signed-in player took: the SHA-256 of its seat token then (the binding
+    holds only while the seat still has that token: a guest's device link that moved
+    the seat away, or a leave, ends it)."""
+
+    __tablename__ = "profile_seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat", name="uq_profile_seats_table_seat"),
+        Index("ix_profile_seats_profile", "profile_id"),
+    )
+
+
 class CeremonyRow(Base):
     """A WebAuthn ceremony between its options and its verify (single use): its
     challenge, and for a registration the profile asked for."""

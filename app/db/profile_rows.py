@@ -47,3 +47,15 @@ class Ceremony:
     handle: str | None = None
     display_name: str | None = None
     user_handle: str | None = None
+
+
+@dataclass(slots=True)
+class BoundSeat:
+    """A live table where the profile holds a seat (the table's public facts only)."""
+
+    code: str
+    name: str
+    status: str
+    players: int
+    seat: int
+    token_hash: str

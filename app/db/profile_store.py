@@ -22,12 +22,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app.db.models import (
     CeremonyRow,
     PasskeyRow,
+    PlayerRow,
     ProfileRow,
+    ProfileSeatRow,
     ProfileSessionRow,
     SignInLinkRow,
+    TableRow,
     utcnow,
 )
-from app.db.profile_rows import Ceremony, NewPasskey, Passkey, Profile
+from app.db.profile_rows import BoundSeat, Ceremony, NewPasskey, Passkey, Profile
+from app.db.rows import TableStatus
 from app.db.session import make_engine
 from app.db.store import Unavailable
 
@@ -39,9 +43,18 @@ def _t(model: type[Any]) -> Table:
     return table
 
 
-PRO, KEY, SES, LNK, CER = (
-    _t(m) for m in (ProfileRow, PasskeyRow, ProfileSessionRow, SignInLinkRow, CeremonyRow)
+PRO, KEY, SES, LNK, CER, SEAT = (
+    _t(m)
+    for m in (
+        ProfileRow,
+        PasskeyRow,
+        ProfileSessionRow,
+        SignInLinkRow,
+        CeremonyRow,
+        ProfileSeatRow,
+    )
 )
+T, P = _t(TableRow), _t(PlayerRow)
 
 
 class HandleTaken(Exception):
@@ -107,6 +120,16 @@ class ProfileStore(Protocol):
 
     async def take_link(self, token_hash: str, now: datetime) -> int | None:
         """The profile id of a link not used and not expired, deleted (else None)."""
+        ...
+
+    async def bind_seat(self, profile_id: int, table_id: int, seat: int, token_hash: str) -> None:
+        """Bind the seat to the profile with its token's hash (replacing any binding
+        of that seat)."""
+        ...
+
+    async def bound_seats(self, profile_id: int, limit: int) -> list[BoundSeat]:
+        """The profile's seats at tables waiting or in play whose seat still has the
+        bound token, the newest table first."""
         ...
 
     async def close(self) -> None: ...
@@ -182,7 +205,7 @@ class CoreProfileStore:
 
     async def delete_profile(self, profile_id: int) -> bool:
         async def run(conn: AsyncConnection) -> bool:
-            for table in (KEY, SES, LNK):  # also where foreign keys are not enforced
+            for table in (KEY, SES, LNK, SEAT):  # also where foreign keys are not enforced
                 await conn.execute(delete(table).where(table.c.profile_id == profile_id))
             res = await conn.execute(delete(PRO).where(PRO.c.id == profile_id))
             return bool(res.rowcount)
@@ -328,6 +351,49 @@ class CoreProfileStore:
             if not gone.rowcount or row.expires_at.replace(tzinfo=now.tzinfo) <= now:
                 return None
             return int(row.profile_id)
+
+        return await self._run(run)
+
+    # -- seats bound to a profile ----------------------------------------------------
+    async def bind_seat(self, profile_id: int, table_id: int, seat: int, token_hash: str) -> None:
+        async def run(conn: AsyncConnection) -> None:
+            await conn.execute(delete(SEAT).where(SEAT.c.table_id == table_id, SEAT.c.seat == seat))
+            await conn.execute(
+                insert(SEAT).values(
+                    profile_id=profile_id,
+                    table_id=table_id,
+                    seat=seat,
+                    token_hash=token_hash,
+                    created_at=utcnow(),
+                )
+            )
+
+        await self._run(run)
+
+    async def bound_seats(self, profile_id: int, limit: int) -> list[BoundSeat]:
+        query = (
+            select(T.c.code, T.c.name, T.c.status, T.c.players, SEAT.c.seat, SEAT.c.token_hash)
+            .select_from(SEAT)
+            .join(T, T.c.id == SEAT.c.table_id)
+            .join(
+                P,
+                (P.c.table_id == SEAT.c.table_id)
+                & (P.c.seat == SEAT.c.seat)
+                & (P.c.token_hash == SEAT.c.token_hash),
+            )
+            .where(
+                SEAT.c.profile_id == profile_id,
+                T.c.status.in_((TableStatus.WAITING, TableStatus.PLAYING)),
+            )
+            .order_by(T.c.id.desc())
+            .limit(limit)
+        )
+
+        async def run(conn: AsyncConnection) -> list[BoundSeat]:
+            return [
+                BoundSeat(r.code, r.name, str(r.status), r.players, r.seat, r.token_hash)
+                for r in await conn.execute(query)
+            ]
 
         return await self._run(run)
 

@@ -18,11 +18,15 @@ from typing import Any
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 
 from app.core.names import NothingVisible, confusable_key, visible_name
-from app.db.profile_rows import Ceremony, Profile
+from app.core.security import hash_token
+from app.db.profile_rows import BoundSeat, Ceremony, Profile
 from app.db.profile_store import HandleTaken, ProfileStore
 from app.tables import passkeys
 from app.tables.errors import TableError
 from app.tables.passkeys import RelyingParty
+
+#: live tables "my tables" lists at most
+MY_TABLES_MAX = 50
 
 #: characters a handle may hold besides letters and digits (no spaces: it is a name to type)
 HANDLE_EXTRA = "_-."
@@ -225,3 +229,20 @@ class Profiles:
     async def delete(self, profile: Profile) -> None:
         """Erase the profile, its passkeys, sessions and links."""
         await self.store.delete_profile(profile.id)
+
+    # -- seats bound to the profile --------------------------------------------------
+    async def bind(self, profile: Profile, table_id: int, seat: int, token: str) -> None:
+        """Bind a seat the signed-in player just took (its token is the one bound)."""
+        await self.store.bind_seat(profile.id, table_id, seat, hash_token(token))
+
+    async def tables(self, profile: Profile) -> list[BoundSeat]:
+        """The live tables where the profile still holds its bound seat."""
+        return await self.store.bound_seats(profile.id, MY_TABLES_MAX)
+
+    async def bound_hash(self, profile: Profile, code: str, seat: int) -> str:
+        """The bound token hash of the profile's ``seat`` at ``code`` (``404
+        not_your_seat`` if the profile holds none there)."""
+        for bound in await self.tables(profile):
+            if bound.code.upper() == code.upper() and bound.seat == seat:
+                return bound.token_hash
+        raise TableError("not_your_seat", "this profile holds no seat here any more", 404)

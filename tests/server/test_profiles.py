@@ -246,3 +246,49 @@ async def test_sign_ups_and_sign_in_links_are_capped_per_address(
             r = await other.post("/api/profile/links/claim", json={"link": "nothing"})
             codes.append(r.status_code)
         assert codes == [404] * 4 + [429] and "Retry-After" in r.headers
+
+
+async def test_a_signed_in_players_seats_are_listed_and_opened_on_another_device(
+    http: httpx.AsyncClient, server: HardenedServer
+) -> None:
+    _, r = await _sign_up(http, server)
+    r = await http.post(
+        "/api/tables",
+        json={"name": "Mine", "players": 2, "public": False, "host_name": "Ann"},
+    )
+    assert r.status_code == 201, r.text
+    code, first = r.json()["code"], r.json()["token"]
+    async with _client(server) as guest:
+        r = await guest.post(f"/api/tables/{code}/join", json={"name": "Bob", "seat": 1})
+        assert r.status_code == 200
+    mine = {"code": code, "name": "Mine", "status": "waiting", "players": 2, "seat": 0}
+    assert mine in (await http.get("/api/profile/tables")).json()["tables"]
+    link = (await http.post("/api/profile/links")).json()["link"].split("#signin=")[1]
+    async with _client(server) as phone:
+        assert (
+            await phone.post("/api/profile/links/claim", json={"link": link})
+        ).status_code == 200
+        assert mine in (await phone.get("/api/profile/tables")).json()["tables"]
+        r = await phone.post(f"/api/profile/tables/{code}/open", json={"seat": 1})
+        assert r.status_code == 404 and r.json()["detail"]["code"] == "not_your_seat"  # Bob's
+        r = await phone.post(f"/api/profile/tables/{code}/open", json={"seat": 0})
+        assert r.status_code == 200, r.text
+        token = r.json()["token"]
+        assert token != first and r.json()["seat"] == 0
+        bearer = {"Authorization": f"Bearer {token}"}
+        r = await phone.post(f"/api/tables/{code}/seat", json={"seat": 0}, headers=bearer)
+        assert r.status_code != 401  # the new token holds the seat
+        old = {"Authorization": f"Bearer {first}"}
+        r = await http.post(f"/api/tables/{code}/start", headers=old)
+        assert r.status_code == 401  # the older device's token stopped working
+        assert mine in (await http.get("/api/profile/tables")).json()["tables"]  # rebound
+        # a guest's device link moves the seat away from the profile: no longer listed
+        r = await phone.post(f"/api/tables/{code}/seats/0/link", headers=bearer)
+        device = r.json()["link"].split("#seat=")[1]
+        async with _client(server) as stranger:
+            assert (
+                await stranger.post(f"/api/tables/{code}/claim", json={"link": device})
+            ).status_code == 200
+        assert mine not in (await phone.get("/api/profile/tables")).json()["tables"]
+        r = await phone.post(f"/api/profile/tables/{code}/open", json={"seat": 0})
+        assert r.status_code == 404
