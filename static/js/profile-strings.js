@@ -13,6 +13,8 @@ addStrings({
     profile_delete_confirm: "Delete your profile? Your handle, display name and passkeys are erased.",
     profile_deleted: "Your profile was deleted.", profile_no_passkeys: "This browser cannot use passkeys.",
     profile_link_signing_in: "Signing in with the link…", profile_qr_alt: "QR code of the one-time sign-in link",
+    profile_my_tables: "My tables", profile_no_tables: "No table in play: a seat you take while signed in shows here.",
+    profile_table_line: "{name} ({code}), seat {seat}", profile_open_here: "Open here",
   },
   uk: {
     profile_title: "Ваш профіль",
@@ -25,5 +27,7 @@ addStrings({
     profile_delete_confirm: "Видалити ваш профіль? Ім'я користувача, ім'я для гри й ключі доступу буде стерто.",
     profile_deleted: "Ваш профіль видалено.", profile_no_passkeys: "Цей браузер не підтримує ключі доступу.",
     profile_link_signing_in: "Вхід за посиланням…", profile_qr_alt: "QR-код одноразового посилання для входу",
+    profile_my_tables: "Мої столи", profile_no_tables: "Немає столів у грі: тут з'являться місця, які ви займете після входу.",
+    profile_table_line: "{name} ({code}), місце {seat}", profile_open_here: "Відкрити тут",
   },
 });

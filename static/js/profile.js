@@ -5,6 +5,7 @@
 // an <img> of the server's SVG, never inserted as markup.
 import { h, clear } from "./dom.js";
 import { t, getLang, setLang, LANGS } from "./i18n.js";
+import { saveSeat } from "./net/api.js";
 import "./profile-strings.js";
 
 const main = document.getElementById("profile");
@@ -117,7 +118,25 @@ function guestView(note) {
   return [intro, form, signin];
 }
 
-function signedInView(me) {
+function tablesView(tables) {
+  const box = h("section", { class: "profile-card", "data-testid": "my-tables" }, h("h2", { text: t("profile_my_tables") }));
+  if (!tables.length) box.append(h("p", { text: t("profile_no_tables") }));
+  const list = h("ul", { class: "profile-tables" });
+  for (const tb of tables) {
+    const open = async () => {
+      const got = await api("POST", `/api/profile/tables/${encodeURIComponent(tb.code)}/open`, { seat: tb.seat });
+      saveSeat(got.code, got.token, got.seat); // the table page finds its seat here
+      location.assign(`/t/${encodeURIComponent(got.code)}`);
+    };
+    list.append(h("li", { "data-testid": "my-table", "data-code": tb.code },
+      h("span", { text: t("profile_table_line", { name: tb.name, code: tb.code, seat: tb.seat + 1 }) }), " ",
+      h("button", { type: "button", "data-testid": "open-table", onclick: () => run("tables-error", open) }, t("profile_open_here"))));
+  }
+  box.append(list, errorLine("tables-error"));
+  return box;
+}
+
+function signedInView(me, tables) {
   const linkBox = h("div", { "data-testid": "link-box" });
   const makeLink = async () => {
     const got = await api("POST", "/api/profile/links");
@@ -149,6 +168,7 @@ function signedInView(me) {
       h("h2", { text: t("profile_link") }),
       h("button", { type: "button", "data-testid": "make-link", onclick: () => run("link-error", makeLink) }, t("profile_link_make")),
       linkBox, errorLine("link-error")),
+    tablesView(tables),
   ];
 }
 
@@ -157,7 +177,11 @@ async function render(note) {
   try { me = await api("GET", "/api/profile"); } catch (err) {
     if (err.status !== 401) note = err.message;
   }
-  clear(main).append(...(me ? signedInView(me) : guestView(note)));
+  let tables = [];
+  if (me) {
+    try { tables = (await api("GET", "/api/profile/tables")).tables; } catch { tables = []; }
+  }
+  clear(main).append(...(me ? signedInView(me, tables) : guestView(note)));
   main.dataset.state = me ? "signed-in" : "guest";
 }
 

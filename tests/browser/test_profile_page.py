@@ -2,7 +2,7 @@
 ``WebAuthn``: ctap2, internal transport, resident keys, user verification) — no ceremony
 is mocked: the browser makes and uses the passkey, the server checks it with py_webauthn.
 Sign up on a desktop, a one-time link (with its QR code) signs a phone-width context in,
-the link works once, sign out and sign in with the passkey, sign out everywhere signs the
+the link works once, the phone sees and opens the desktop's table, sign out and sign in with the passkey, sign out everywhere signs the
 phone out, delete erases the profile; nothing wider than the phone's screen."""
 
 from __future__ import annotations
@@ -71,6 +71,25 @@ def test_a_passkey_profile_signs_up_signs_a_phone_in_by_link_signs_out_everywher
             width = mobile.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, width
             shot(mobile, "profile-phone")
+
+            # a table the desktop takes while signed in is the phone's to open
+            code = page.evaluate(
+                """async () => {
+                  const r = await fetch("/api/practice", {method: "POST",
+                    headers: {"Content-Type": "application/json"},
+                    body: JSON.stringify({players: 2, level: "easy", name: "Ann", clock: "none"})});
+                  return (await r.json()).code;
+                }"""
+            )
+            mobile.reload()
+            row = mobile.wait_for_selector(f"[data-testid=my-table][data-code='{code}']")
+            assert code in row.inner_text()
+            assert mobile.evaluate("document.documentElement.scrollWidth") <= 390
+            row.query_selector("[data-testid=open-table]").click()
+            mobile.wait_for_url(f"**/t/{code}")
+            mobile.wait_for_selector("[data-testid=play]")  # seated: its own hand to play
+            mobile.goto("/profile")
+            mobile.wait_for_selector("[data-testid=signed-in-as]")
 
             other = browser.new_context(base_url=base)
             try:  # the link worked once
