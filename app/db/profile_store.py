@@ -57,6 +57,10 @@ PRO, KEY, SES, LNK, CER, SEAT = (
 T, P = _t(TableRow), _t(PlayerRow)
 
 
+#: the seat name a deleted profile's seats keep (their games stay as played)
+DELETED_NAME = "deleted player"
+
+
 class HandleTaken(Exception):
     """A profile's handle (or one that looks like it) exists already."""
 
@@ -75,7 +79,8 @@ class ProfileStore(Protocol):
     async def profile(self, profile_id: int) -> Profile | None: ...
 
     async def delete_profile(self, profile_id: int) -> bool:
-        """Erase the profile, its passkeys, sessions and links."""
+        """Erase the profile, its passkeys, sessions, links and seat bindings; the seats
+        it still held are renamed :data:`DELETED_NAME`."""
         ...
 
     async def passkey(self, credential_id: str) -> Passkey | None: ...
@@ -205,6 +210,19 @@ class CoreProfileStore:
 
     async def delete_profile(self, profile_id: int) -> bool:
         async def run(conn: AsyncConnection) -> bool:
+            bound = select(SEAT.c.table_id, SEAT.c.seat, SEAT.c.token_hash).where(
+                SEAT.c.profile_id == profile_id
+            )
+            for r in list(await conn.execute(bound)):  # the seats still the person's
+                await conn.execute(
+                    update(P)
+                    .where(
+                        P.c.table_id == r.table_id,
+                        P.c.seat == r.seat,
+                        P.c.token_hash == r.token_hash,
+                    )
+                    .values(name=DELETED_NAME)
+                )
             for table in (KEY, SES, LNK, SEAT):  # also where foreign keys are not enforced
                 await conn.execute(delete(table).where(table.c.profile_id == profile_id))
             res = await conn.execute(delete(PRO).where(PRO.c.id == profile_id))

@@ -292,3 +292,22 @@ async def test_a_signed_in_players_seats_are_listed_and_opened_on_another_device
         assert mine not in (await phone.get("/api/profile/tables")).json()["tables"]
         r = await phone.post(f"/api/profile/tables/{code}/open", json={"seat": 0})
         assert r.status_code == 404
+
+
+async def test_a_deleted_profiles_finished_games_keep_their_records_as_deleted_player(
+    http: httpx.AsyncClient, server: HardenedServer
+) -> None:
+    _, r = await _sign_up(http, server)
+    r = await http.post(
+        "/api/practice", json={"players": 2, "level": "easy", "name": "Zelda", "clock": "none"}
+    )
+    assert r.status_code == 201, r.text
+    code, token = r.json()["code"], r.json()["token"]
+    r = await http.post(f"/api/tables/{code}/resign", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    before = (await http.get(f"/api/tables/{code}/record.txt")).text
+    assert "Zelda" in before
+    assert (await http.delete("/api/profile")).status_code == 200
+    after = (await http.get(f"/api/tables/{code}/record.txt")).text
+    assert "Zelda" not in after and "deleted player" in after
+    assert after.count("\n") == before.count("\n")  # the game is all there
