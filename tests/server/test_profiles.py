@@ -16,7 +16,7 @@ import pytest
 
 from .hardening_support import HardenedServer
 from .moderation_support import new_address
-from .passkey_support import SoftPasskey
+from .passkey_support import SoftPasskey, b64url
 
 _handles = itertools.count(1)
 
@@ -251,7 +251,8 @@ async def test_sign_ups_and_sign_in_links_are_capped_per_address(
 async def test_a_signed_in_players_seats_are_listed_and_opened_on_another_device(
     http: httpx.AsyncClient, server: HardenedServer
 ) -> None:
-    _, r = await _sign_up(http, server)
+    key, r = await _sign_up(http, server)
+    handle = r.json()["handle"]
     r = await http.post(
         "/api/tables",
         json={"name": "Mine", "players": 2, "public": False, "host_name": "Ann"},
@@ -261,6 +262,11 @@ async def test_a_signed_in_players_seats_are_listed_and_opened_on_another_device
     async with _client(server) as guest:
         r = await guest.post(f"/api/tables/{code}/join", json={"name": "Bob", "seat": 1})
         assert r.status_code == 200
+    async with _client(server) as guest:  # another player sees no profile data at all
+        seen = (await guest.get(f"/api/tables/{code}")).text
+        lobby = (await guest.get("/api/tables")).text
+        for private in (http.cookies["fiveup_session"], b64url(key.credential_id), handle):
+            assert private not in seen and private not in lobby
     mine = {"code": code, "name": "Mine", "status": "waiting", "players": 2, "seat": 0}
     assert mine in (await http.get("/api/profile/tables")).json()["tables"]
     link = (await http.post("/api/profile/links")).json()["link"].split("#signin=")[1]
