@@ -317,3 +317,31 @@ async def test_a_deleted_profiles_finished_games_keep_their_records_as_deleted_p
     after = (await http.get(f"/api/tables/{code}/record.txt")).text
     assert "Zelda" not in after and "deleted player" in after
     assert after.count("\n") == before.count("\n")  # the game is all there
+
+
+def test_the_public_url_is_the_rp_id_and_the_only_origin_accepted(pg_url: str) -> None:
+    """With ``FIVEUP_PUBLIC_URL`` set, passkeys are bound to its host and a change from
+    any other origin — the server's own address included — is refused."""
+    s = HardenedServer(pg_url, FIVEUP_PUBLIC_URL="https://fiveup.example").start()
+    try:
+        body = {"handle": _handle(), "display_name": "A"}
+        with httpx.Client(base_url=s.http, timeout=20) as http:
+            r = http.post("/api/profile/signup/options", json=body, headers={"Origin": s.http})
+            assert r.status_code == 403 and r.json()["detail"]["code"] == "bad_origin"
+            r = http.post(
+                "/api/profile/signup/options",
+                json=body,
+                headers={"Origin": "https://fiveup.example"},
+            )
+            assert r.status_code == 200, r.text
+            assert r.json()["options"]["rp"]["id"] == "fiveup.example"
+            key = SoftPasskey(s.http)  # a passkey answer made on the server's own address
+            credential = key.create(r.json()["options"])
+            r = http.post(
+                "/api/profile/signup/verify",
+                json={"ceremony": r.json()["ceremony"], "credential": credential},
+                headers={"Origin": "https://fiveup.example"},
+            )
+            assert r.status_code == 401 and r.json()["detail"]["code"] == "passkey_refused"
+    finally:
+        s.stop()
