@@ -3,13 +3,14 @@
 is mocked: the browser makes and uses the passkey, the server checks it with py_webauthn.
 Sign up on a desktop, a one-time link (with its QR code) signs a phone-width context in,
 the link works once, the phone sees and opens the desktop's table, sign out and sign in with the passkey, sign out everywhere signs the
-phone out, delete erases the profile; nothing wider than the phone's screen."""
+phone out, delete erases the profile; nothing wider than the phone's screen, no serious axe-core violation."""
 
 from __future__ import annotations
 
 import secrets
 
 from .conftest import running_server, shot
+from .test_a11y import _serious
 
 
 def _authenticator(ctx, page) -> None:  # type: ignore[no-untyped-def]
@@ -60,6 +61,7 @@ def test_a_passkey_profile_signs_up_signs_a_phone_in_by_link_signs_out_everywher
                     break
                 page.wait_for_timeout(50)
             assert qr.evaluate("img => img.naturalWidth") > 100
+            assert _serious(page) == []  # axe-core: the signed-in page with its link
 
             mobile = phone.new_page()
             mobile.on("pageerror", lambda e: errors.append(str(e)))
@@ -107,6 +109,7 @@ def test_a_passkey_profile_signs_up_signs_a_phone_in_by_link_signs_out_everywher
             page.wait_for_selector("[data-testid=sign-in-passkey]")
             mobile.reload()
             mobile.wait_for_selector("[data-testid=sign-up]")
+            assert _serious(mobile) == []  # axe-core: the guest's page on a phone
             assert mobile.evaluate("document.documentElement.scrollWidth") <= 390
 
             page.click("[data-testid=sign-in-passkey]")
