@@ -19,6 +19,7 @@ from app.api import (
     routes_admin,
     routes_bots,
     routes_moderation,
+    routes_profiles,
     routes_records,
     routes_seats,
     routes_tables,
@@ -41,6 +42,7 @@ from app.db.moderation_store import make_moderation_store
 from app.db.pg_listener import PgListener
 from app.db.pg_notifier import PgNotifier
 from app.db.pg_store import PgStore
+from app.db.profile_store import make_profile_store
 from app.db.session import make_engine
 from app.db.sqlite_store import SqliteStore
 from app.db.store import Store
@@ -51,6 +53,7 @@ from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
 from app.tables.moderation import Moderation
 from app.tables.operator import Operator
+from app.tables.profiles import Limits, Profiles
 from app.tables.service import TableService
 from app.tables.sweep import Sweep
 
@@ -90,6 +93,18 @@ def make_store(settings: Settings, notifier: PgNotifier | None = None) -> Store:
             on_commit=notifier.send if notifier is not None else None,
         )
     return SqliteStore(make_engine(settings.database_url))
+
+
+def profile_limits(settings: Settings) -> Limits:
+    """The bounds of profiles' inputs and lifetimes, from the settings."""
+    return Limits(
+        handle_min=settings.profile_handle_min,
+        handle_max=settings.profile_handle_max,
+        display_name_max=settings.profile_display_name_max,
+        session_seconds=settings.profile_session_days * 86400,
+        link_seconds=settings.sign_in_link_seconds,
+        ceremony_seconds=settings.passkey_ceremony_seconds,
+    )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -152,6 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.operator = Operator(
             moderation_store, moderation, service, hub, audit_keep=settings.audit_log_max_rows
         )
+        profile_store = make_profile_store(settings.database_url)
+        app.state.profiles = Profiles(profile_store, profile_limits(settings))
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
@@ -209,6 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await reporter.close()
             await service.close()
             await moderation_store.close()
+            await profile_store.close()
             if listener is not None:
                 await listener.stop()
             if notifier is not None:
@@ -250,6 +268,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_seats.router)
     app.include_router(routes_records.router)
     app.include_router(routes_moderation.router)
+    app.include_router(routes_profiles.router)
     # draining this process from the operator's page: the SIGTERM sequence, started now
     app.include_router(routes_admin.admin_router(drain=drain.begin))
     app.include_router(ws.router)

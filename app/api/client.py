@@ -1,6 +1,6 @@
 """Serving the browser client: ``/``, ``/t/{code}`` (invite links), ``/t/{code}/replay``
 (the replay of its finished rounds) and ``/check`` (a downloaded record checked) give
-``index.html``;
+``index.html``; ``/profile`` gives ``profile.html``;
 other files live under ``/static/``. Tolerates the client not being there yet."""
 
 from __future__ import annotations
@@ -36,6 +36,17 @@ async def invite(request: Request, code: str) -> Response:
 @router.get("/t/{code}/replay")
 async def replay(request: Request, code: str) -> Response:
     return _index(request)
+
+
+@router.get("/profile")
+async def profile(request: Request) -> Response:
+    """The profile page (sign up, sign in, one-time links); a one-time link's secret is
+    in the URL fragment, which never reaches the server."""
+    static_dir: Path = request.app.state.settings.static_dir
+    page = static_dir / "profile.html"
+    if page.is_file():
+        return FileResponse(page, media_type="text/html")
+    return HTMLResponse(_PLACEHOLDER)
 
 
 @router.get("/check")

@@ -18,6 +18,8 @@ uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
 * ``BotQuota`` — computer-player changes (``bot_changes``).
 * ``reports_quota`` — players' reports (``reports``); ``admin_quota`` — the operator's
   page and its API (``admin``).
+* ``profile_signups_quota``, ``sign_in_links_quota``, ``passkey_sign_ins_quota`` — profile
+  sign-ups, one-time sign-in links made or claimed, passkey sign-ins (docs/profiles.md).
 * A banned address (app/tables/moderation.py) is refused by ``HttpQuota``: ``403
   banned``.
 * ``practice_quota`` — a practice table: ``create``, and the caller as the table's
@@ -100,6 +102,18 @@ async def reports_quota(request: Request) -> None:
 
 async def admin_quota(request: Request) -> None:
     await _hit(request, "admin")
+
+
+async def profile_signups_quota(request: Request) -> None:
+    await _hit(request, "profile_signups")
+
+
+async def sign_in_links_quota(request: Request) -> None:
+    await _hit(request, "sign_in_links")
+
+
+async def passkey_sign_ins_quota(request: Request) -> None:
+    await _hit(request, "passkey_sign_ins")
 
 
 async def practice_quota(request: Request) -> PracticeCreator | None:

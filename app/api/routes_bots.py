@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Path, status
+from fastapi import Depends, Path, Request, status
 
 from app.api.deps import ServiceDep, TokenDep
+from app.api.profile_auth import bind_if_signed_in
 from app.api.quota_deps import BotQuota, practice_quota, quota_router
 from app.api.routes_tables import ERRORS, Code
 from app.schemas import AddBot, Joined, Practice, TableInfo
@@ -51,9 +52,13 @@ async def remove_bot(
 @router.post(
     "/practice", status_code=status.HTTP_201_CREATED, response_model=Joined, responses=ERRORS
 )
-async def practice(body: Practice, service: ServiceDep, creator: Creator) -> Joined:
+async def practice(
+    body: Practice, request: Request, service: ServiceDep, creator: Creator
+) -> Joined:
     """Play against the computer: a private table with you at seat 0 and computer players
     of ``level`` in every other seat, started at once. ``409 too_many_practice_tables``
     while this client address has ``FIVEUP_MAX_LIVE_PRACTICE_TABLES`` practice tables
     waiting or in play."""
-    return await service.practice(body.players, body.level, body.name, body.clock, creator)
+    joined = await service.practice(body.players, body.level, body.name, body.clock, creator)
+    await bind_if_signed_in(request, joined)
+    return joined

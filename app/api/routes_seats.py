@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Path
+from fastapi import Path, Request
 
 from app.api.deps import ServiceDep, TokenDep
+from app.api.profile_auth import bind_if_signed_in
 from app.api.quota_deps import JoinQuota, LookupMissQuota, quota_router
 from app.api.routes_tables import ERRORS, Code
 from app.schemas import (
@@ -59,11 +60,13 @@ async def device_link(
     responses={**ERRORS, **SEAT_PRESENT},
     dependencies=[JoinQuota, LookupMissQuota],
 )
-async def claim(body: ClaimSeat, service: ServiceDep, code: str = Code) -> Joined:
+async def claim(body: ClaimSeat, request: Request, service: ServiceDep, code: str = Code) -> Joined:
     """Take a seat over on this device with its link: returns a fresh seat token; the
     seat's old token and the link stop working (its old sockets are closed, 4410). A
     host's link is refused (409 ``seat_present``) if the seat's person came back."""
-    return await service.claim(code, body.link)
+    joined = await service.claim(code, body.link)
+    await bind_if_signed_in(request, joined)  # a signed-in device binds the seat it took
+    return joined
 
 
 @router.post(

@@ -9,6 +9,7 @@ from fastapi import Path, Query, Request, status
 from fastapi.responses import PlainTextResponse
 
 from app.api.deps import ServiceDep, TokenDep
+from app.api.profile_auth import bind_if_signed_in
 from app.api.quota_deps import (
     CreateQuota,
     JoinQuota,
@@ -46,9 +47,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     responses=ERRORS,
     dependencies=[CreateQuota],
 )
-async def create_table(body: CreateTable, service: ServiceDep) -> Joined:
-    """Create a table; the creator sits at seat 0 and is the host."""
-    return await service.create(body.name, body.players, body.public, body.host_name, body.clock)
+async def create_table(body: CreateTable, request: Request, service: ServiceDep) -> Joined:
+    """Create a table; the creator sits at seat 0 and is the host (bound to their
+    profile when signed in)."""
+    joined = await service.create(body.name, body.players, body.public, body.host_name, body.clock)
+    await bind_if_signed_in(request, joined)
+    return joined
 
 
 @router.get("", response_model=Lobby, responses={c: {"model": ErrorResponse} for c in (422, 503)})
@@ -81,7 +85,9 @@ async def join(body: JoinTable, request: Request, service: ServiceDep, code: str
         address = address_key(client_address(request))
         if moderation.blocked(await service.table_id(code), address, body.name):
             raise TableError("blocked", "the host has blocked you at this table", 403)
-    return await service.join(code, body.name, body.seat)
+    joined = await service.join(code, body.name, body.seat)
+    await bind_if_signed_in(request, joined)
+    return joined
 
 
 @router.post("/{code}/seat", response_model=TableInfo, responses=ERRORS)

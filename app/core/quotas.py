@@ -17,6 +17,9 @@ name                      identifier                  setting
 ``bot_changes``           client address              ``FIVEUP_RATE_LIMIT_BOT_CHANGES``
 ``reports``               client address              ``FIVEUP_RATE_LIMIT_REPORTS``
 ``admin``                 client address              ``FIVEUP_RATE_LIMIT_ADMIN``
+``profile_signups``       client address              ``FIVEUP_RATE_LIMIT_PROFILE_SIGNUPS``
+``sign_in_links``         client address              ``FIVEUP_RATE_LIMIT_SIGN_IN_LINKS``
+``passkey_sign_ins``      client address              ``FIVEUP_RATE_LIMIT_PASSKEY_SIGN_INS``
 ``socket_moves``          socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MOVES``
 ``socket_messages``       socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MESSAGES``
 ``socket_resync``         socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_RESYNC``
@@ -79,6 +82,9 @@ QuotaName = Literal[
     "bot_changes",
     "reports",
     "admin",
+    "profile_signups",
+    "sign_in_links",
+    "passkey_sign_ins",
     "socket_moves",
     "socket_messages",
     "socket_resync",
@@ -166,6 +172,9 @@ class Quotas:
             "bot_changes": parse_many(settings.rate_limit_bot_changes),
             "reports": parse_many(settings.rate_limit_reports),
             "admin": parse_many(settings.rate_limit_admin),
+            "profile_signups": parse_many(settings.rate_limit_profile_signups),
+            "sign_in_links": parse_many(settings.rate_limit_sign_in_links),
+            "passkey_sign_ins": parse_many(settings.rate_limit_passkey_sign_ins),
             "socket_moves": parse_many(settings.rate_limit_socket_moves),
             "socket_messages": parse_many(settings.rate_limit_socket_messages),
             "socket_resync": parse_many(settings.rate_limit_socket_resync),

@@ -192,6 +192,29 @@ class Settings(BaseSettings):
     #: keeps them in memory; the process an operator acts on knows at once)
     moderation_refresh_seconds: float = Field(default=5.0, gt=0, le=3600)
 
+    # --- Profiles (docs/profiles.md, docs/protocol.md "Profiles").
+    #: the site's public URL, e.g. ``https://fiveup.example``: its origin is the only one
+    #: a passkey ceremony and a cookie-authenticated change accept, its host the WebAuthn
+    #: RP id. Empty: each request's own scheme and Host (development, tests)
+    public_url: str = Field(default="", max_length=256, pattern=r"^(https?://[^/?#\s]+)?/?$")
+    #: a profile handle's length, in characters (after the name rules)
+    profile_handle_min: int = Field(default=3, ge=1, le=64)
+    profile_handle_max: int = Field(default=24, ge=1, le=64)
+    #: a profile's display name's length, in characters
+    profile_display_name_max: int = Field(default=32, ge=1, le=64)
+    #: days a sign-in lasts (the session row and its cookie)
+    profile_session_days: float = Field(default=30.0, gt=0, le=400)
+    #: seconds a one-time sign-in link works (once)
+    sign_in_link_seconds: float = Field(default=300.0, gt=0, le=3600)
+    #: seconds between a passkey ceremony's options and its verify
+    passkey_ceremony_seconds: float = Field(default=300.0, gt=0, le=3600)
+    #: profile sign-ups (registration options) per client address
+    rate_limit_profile_signups: str = "5/minute;30/hour"
+    #: one-time sign-in links made or claimed per client address
+    rate_limit_sign_in_links: str = "5/minute"
+    #: passkey sign-ins (authentication options) per client address
+    rate_limit_passkey_sign_ins: str = "10/minute"
+
 
 @lru_cache
 def get_settings() -> Settings:

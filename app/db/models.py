@@ -14,12 +14,14 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     false,
     text,
@@ -233,3 +235,103 @@ class TableBlockRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     __table_args__ = (Index("ix_table_blocks_table", "table_id"),)
+
+
+# --- Profiles (docs/profiles.md). Secrets (session, sign-in link, ceremony ids) are
+# stored only as SHA-256 hashes; a passkey's public key and counter are not secret but
+# never leave the server either.
+
+
+class ProfileRow(Base):
+    """A passkey profile: a handle unique by its look-alike key, a display name, and the
+    random WebAuthn user handle its passkeys carry."""
+
+    __tablename__ = "profiles"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    handle: Mapped[str] = mapped_column(String(64))
+    #: ``app.core.names.confusable_key`` of the handle: two look-alike handles clash
+    handle_key: Mapped[str] = mapped_column(String(128), unique=True)
+    display_name: Mapped[str] = mapped_column(String(64))
+    #: base64url of the 32 random bytes given to authenticators as the user id
+    user_handle: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PasskeyRow(Base):
+    """One passkey of a profile (its credential id and COSE public key, base64url)."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    public_key: Mapped[str] = mapped_column(Text)
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_passkeys_profile", "profile_id"),)
+
+
+class ProfileSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie's value."""
+
+    __tablename__ = "profile_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_profile_sessions_profile", "profile_id"),)
+
+
+class SignInLinkRow(Base):
+    """A one-time sign-in link shown on a signed-in device (deleted when used)."""
+
+    __tablename__ = "sign_in_links"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ProfileSeatRow(Base):
+    """A seat a signed-in player took: the SHA-256 of its seat token then (the binding
+    holds only while the seat still has that token: a guest's device link that moved
+    the seat away, or a leave, ends it)."""
+
+    __tablename__ = "profile_seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profiles.id", ondelete="CASCADE"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat", name="uq_profile_seats_table_seat"),
+        Index("ix_profile_seats_profile", "profile_id"),
+    )
+
+
+class CeremonyRow(Base):
+    """A WebAuthn ceremony between its options and its verify (single use): its
+    challenge, and for a registration the profile asked for."""
+
+    __tablename__ = "ceremonies"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    ceremony_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "register" | "sign_in"
+    challenge: Mapped[str] = mapped_column(String(128))
+    handle: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    display_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    user_handle: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

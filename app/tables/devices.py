@@ -161,3 +161,23 @@ def claim(tx: TableChange, link: object, new_token: str, rule: HostMoves) -> Pla
         player=player,
     )
     return player
+
+
+def open_bound(tx: TableChange, seat: int, bound_hash: str, new_token: str) -> PlayerState:
+    """A signed-in player opens their bound seat on this device: the seat, still held by
+    the token whose hash the profile bound, gets ``new_token`` (the old one stops
+    working) and ``seat_moved`` (``by`` ``"seat"``: its own person moved it) is
+    committed. Anything else — the seat moved on by a guest's link, left, another's —
+    is ``404 not_your_seat``."""
+    if tx.table.status == TableStatus.CLOSED:
+        raise TableError("table_closed", "this table is closed", 409)
+    player = tx.player_at(seat) if 0 <= seat < tx.table.players else None
+    if player is None or is_bot(player) or player.token_hash != bound_hash:
+        raise TableError("not_your_seat", "this profile holds no seat here any more", 404)
+    player.token_hash = token_hash(new_token)
+    player.link_hash = None
+    tx.move_player(player, seat)
+    tx.emit(
+        "seat_moved", {"type": "seat_moved", "seat": seat, "by": "seat"}, seat=seat, player=player
+    )
+    return player

@@ -85,6 +85,16 @@ class SeatActions:
         )
         return Joined(code=tx.table.code, token=token, seat=moved[-1], table=self.reads.info_of(tx))
 
+    async def open_bound(self, code: str, seat: int, bound_hash: str) -> Joined:
+        """Open a seat bound to a profile on this device: a fresh token
+        (:func:`app.tables.devices.open_bound`)."""
+        token = new_token()
+        moved: list[int] = []
+        tx = await self.actions.run(
+            code, lambda tx: moved.append(devices.open_bound(tx, seat, bound_hash, token).seat)
+        )
+        return Joined(code=tx.table.code, token=token, seat=moved[-1], table=self.reads.info_of(tx))
+
     async def linked_seat(self, code: str, link: object) -> LinkedSeat:
         """The seat an unused device link would move (nothing is claimed or changed), so
         that a page can ask before claiming; ``link_used`` as for a claim."""

@@ -133,10 +133,11 @@ class TableService:
             moves.play_autopilot,
         )
         self.leave, self.resign, self.replace = seats.leave, seats.resign, seats.replace
-        self.device_link, self.claim, self.linked_seat = (
+        self.device_link, self.claim, self.linked_seat, self.open_bound = (
             seats.device_link,
             seats.claim,
             seats.linked_seat,
+            seats.open_bound,
         )
         self.presence_changed, self.seen_commit = timed.presence_changed, timed.seen_commit
         self.resume_timers, self.schedule_next_round = (

@@ -28,6 +28,20 @@ def test_the_operators_api_holds_under_fuzzing_with_its_token(pg_url: str, tmp_p
         server.stop()
 
 
+def test_the_profile_routes_hold_under_fuzzing_from_the_sites_own_origin(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The profile routes with this site's ``Origin``: past the Origin check, their
+    bodies, ceremonies and links really run (without it they answer 403 bad_origin, which
+    the first fuzz covers)."""
+    server = ServerProcess(pg_url).start()
+    try:
+        origin = ("-H", f"Origin: {server.http}")
+        _fuzz(server, tmp_path, *origin, "--include-path-regex", "^/api/profile")
+    finally:
+        server.stop()
+
+
 def _fuzz(server: ServerProcess, tmp_path: Path, *extra: str) -> None:
     report = tmp_path / "schemathesis.txt"
     cmd = [
