@@ -45,6 +45,7 @@ NATIVE = (
     "app.core.json_text",
     "app.core.locks",
     "app.tables.change",
+    "app.tables.writer",
     "app.tables.play",
     "app.tables.turn_clock",
     "app.tables.autopilot",
