@@ -92,17 +92,19 @@ class Writer:
                 if self.delivery is not None:
                     self.delivery.expecting(table_id, tx.events[-1].seq)
                 try:
-                    if not await self._write(tx):
-                        if remembered:
-                            continue  # another process wrote: decide again on fresh state
-                        log.info("table %s: concurrent write refused (version)", table_id)
-                        raise conflict()
-                    self._remember(tx)
-                    await self._deliver(tx)
-                    return result, tx
+                    written = await self._write(tx)
+                    if written:
+                        self._remember(tx)
+                        await self._deliver(tx)
                 finally:
                     if self.delivery is not None:
                         self.delivery.expecting(table_id, None)
+                if written:
+                    return result, tx
+                if remembered:
+                    continue  # another process wrote: decide again on fresh state
+                log.info("table %s: concurrent write refused (version)", table_id)
+                raise conflict()
 
     async def create(
         self,
