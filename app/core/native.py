@@ -39,6 +39,7 @@ NATIVE = (
     "app.realtime.projection",
     "app.realtime.committed",
     "app.realtime.table_info",
+    "app.realtime.hub",
     "app.realtime.connection",
     "app.realtime.presence",
     "app.realtime.revoke",
