@@ -47,6 +47,8 @@ NATIVE = (
     "app.core.locks",
     "app.tables.change",
     "app.tables.writer",
+    "app.tables.move_actions",
+    "app.tables.timed_actions",
     "app.tables.play",
     "app.tables.turn_clock",
     "app.tables.autopilot",
