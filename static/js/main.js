@@ -36,6 +36,7 @@ function chrome() {
   const rules = document.getElementById("rules-top");
   rules.textContent = t("rules_link");
   rules.href = "/static/rules.html?lang=" + getLang();
+  document.getElementById("profile-top").textContent = t("profile_link_top");
   const sel = document.querySelector("[data-testid=lang]");
   sel.replaceChildren(...LANGS.map(([v, label]) => {
     const o = document.createElement("option");

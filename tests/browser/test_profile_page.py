@@ -45,7 +45,9 @@ def test_a_passkey_profile_signs_up_signs_a_phone_in_by_link_signs_out_everywher
             page = desk.new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
             _authenticator(desk, page)
-            page.goto("/profile")
+            page.goto("/")  # the home page's top bar leads to the profile page
+            page.click("[data-testid=profile-top]")
+            page.wait_for_url("**/profile")
             handle = "ann_" + secrets.token_hex(3)
             page.fill("[data-testid=handle]", handle)
             page.fill("[data-testid=display-name]", "Ann Lee")
