@@ -3,27 +3,11 @@
 // from the server becomes a text node (dom.js); the server sends names and chat, never
 // a hand, a stock or a token.
 import { h, clear } from "./dom.js";
+import { call as api } from "./net/api.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 10000;
 let timer = null;
-
-async function api(method, path, body) {
-  const init = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const r = await fetch(path, init);
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    const err = new Error((data && data.detail && data.detail.message) || `HTTP ${r.status}`);
-    err.status = r.status;
-    throw err;
-  }
-  return data;
-}
 
 function when(iso) {
   if (!iso) return "until lifted";

@@ -5,27 +5,10 @@
 // an <img> of the server's SVG, never inserted as markup.
 import { h, clear } from "./dom.js";
 import { t, getLang, setLang, LANGS } from "./i18n.js";
-import { saveSeat } from "./net/api.js";
+import { call as api, saveSeat } from "./net/api.js";
 import "./profile-strings.js";
 
 const main = document.getElementById("profile");
-
-async function api(method, path, body) {
-  const init = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const r = await fetch(path, init);
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) {
-    const err = new Error((data && data.detail && data.detail.message) || `HTTP ${r.status}`);
-    err.status = r.status;
-    throw err;
-  }
-  return data;
-}
 
 // --- base64url <-> bytes, for the WebAuthn options and answers ---
 function fromB64(s) {

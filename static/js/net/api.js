@@ -10,7 +10,9 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token) {
+/** One JSON request (same-origin cookies go with it): its answer's body, or an ApiError
+ * with the server's code and message (docs/protocol.md, Errors). */
+export async function call(method, path, body, token) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = "Bearer " + token;
