@@ -18,12 +18,18 @@ from app.api import (
     metrics_route,
     routes_admin,
     routes_bots,
+    routes_clubs,
+    routes_friends,
+    routes_games,
+    routes_invitations,
     routes_moderation,
     routes_profiles,
+    routes_ratings,
     routes_records,
     routes_seats,
     routes_tables,
     ws,
+    ws_profile,
 )
 from app.api.body_timeout import BodyReadTimeout
 from app.api.draining import Drain, DrainGate
@@ -38,19 +44,31 @@ from app.core.logging import setup_logging
 from app.core.native import describe_build
 from app.core.settings import Settings, get_settings
 from app.core.urls import is_postgres, libpq_dsn
+from app.db.channel import PROFILES_CHANNEL
+from app.db.club_store import make_club_store
+from app.db.friends_store import make_friends_store
+from app.db.games_store import make_games_store
+from app.db.invitations_store import make_invitations_store
 from app.db.moderation_store import make_moderation_store
 from app.db.pg_listener import PgListener
 from app.db.pg_notifier import PgNotifier
 from app.db.pg_store import PgStore
 from app.db.profile_store import make_profile_store
+from app.db.rating_store import make_rating_store
 from app.db.session import make_engine
 from app.db.sqlite_store import SqliteStore
 from app.db.store import Store
 from app.realtime import presence
 from app.realtime.hub import Hub
+from app.realtime.profile_hub import ProfileHub
 from app.realtime.socket_book import SocketBook
 from app.tables.autopilot import AutopilotRules
 from app.tables.bot_turns import BotSettings, delay_range
+from app.tables.clubs import ClubLimits, Clubs
+from app.tables.friends import FriendLimits, Friends
+from app.tables.games import Games, GamesLimits
+from app.tables.invitations import InvitationLimits, Invitations
+from app.tables.leaderboards import Leaderboards
 from app.tables.moderation import Moderation
 from app.tables.operator import Operator
 from app.tables.profiles import Limits, Profiles
@@ -102,8 +120,19 @@ def profile_limits(settings: Settings) -> Limits:
         handle_max=settings.profile_handle_max,
         display_name_max=settings.profile_display_name_max,
         session_seconds=settings.profile_session_days * 86400,
+        sessions_max=settings.profile_sessions_max,
         link_seconds=settings.sign_in_link_seconds,
         ceremony_seconds=settings.passkey_ceremony_seconds,
+    )
+
+
+def games_limits(settings: Settings) -> GamesLimits:
+    """The bounds of my games and the player page, from the settings."""
+    return GamesLimits(
+        page_max=settings.my_games_page_max,
+        page_default=min(settings.my_games_page_default, settings.my_games_page_max),
+        provisional_sigma=settings.rating_provisional_sigma,
+        people_max=settings.player_page_people_max,
     )
 
 
@@ -169,6 +198,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         profile_store = make_profile_store(settings.database_url)
         app.state.profiles = Profiles(profile_store, profile_limits(settings))
+        rating_store = make_rating_store(settings.database_url)
+        app.state.leaderboards = Leaderboards(
+            rating_store, settings.rating_provisional_sigma, settings.leaderboard_max
+        )
+        friends_store = make_friends_store(settings.database_url)
+        app.state.friends = Friends(
+            friends_store,
+            FriendLimits(
+                friends_max=settings.friends_max,
+                pending_max=settings.friends_pending_max,
+                blocks_max=settings.friends_blocks_max,
+            ),
+        )
+        invitations_store = make_invitations_store(settings.database_url)
+        profiles_notifier = PgNotifier(dsn, PROFILES_CHANNEL) if postgres else None
+        profile_hub = app.state.profile_hub = ProfileHub(
+            invitations_store,
+            presence.new_process_id(),
+            ttl=settings.presence_ttl_seconds,
+            friends_max=settings.friends_max,
+            publish=profiles_notifier.send if profiles_notifier is not None else None,
+        )
+        app.state.invitations = Invitations(
+            invitations_store,
+            profile_hub,
+            app.state.friends,
+            InvitationLimits(
+                per_request_max=settings.invitations_per_request_max,
+                pending_max=settings.invitations_pending_max,
+                list_max=settings.invitations_list_max,
+            ),
+        )
+        games_store = make_games_store(settings.database_url)
+        club_store = make_club_store(settings.database_url)
+        app.state.clubs = Clubs(
+            club_store,
+            app.state.leaderboards,
+            ClubLimits(
+                clubs_per_profile=settings.clubs_per_profile_max,
+                members_max=settings.club_members_max,
+                name_max=settings.club_name_max,
+            ),
+        )
+        app.state.clubs.table_hooks.append(app.state.invitations.club_table_made)
+        app.state.games = Games(games_store, games_limits(settings))
         listener = PgListener(dsn) if postgres else None
         app.state.store = store
         app.state.hub = hub
@@ -192,10 +266,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
             listener.subscribers += [forget, catch_up]
             listener.presence_subscribers.append(hub.heard)
+            listener.channels.setdefault(PROFILES_CHANNEL, []).append(profile_hub.heard)
             listener.start()
             tasks.append(
                 asyncio.get_running_loop().create_task(
                     _every(settings.presence_ttl_seconds / 3, hub.presence_heartbeat)
+                )
+            )
+            tasks.append(
+                asyncio.get_running_loop().create_task(
+                    _every(settings.presence_ttl_seconds / 3, profile_hub.heartbeat)
                 )
             )
         if after_commit:
@@ -227,6 +307,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.close()
             await moderation_store.close()
             await profile_store.close()
+            await rating_store.close()
+            await friends_store.close()
+            await games_store.close()
+            await club_store.close()
+            await profile_hub.close()
+            if profiles_notifier is not None:
+                await profiles_notifier.close()
+            await invitations_store.close()
             if listener is not None:
                 await listener.stop()
             if notifier is not None:
@@ -269,9 +357,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes_records.router)
     app.include_router(routes_moderation.router)
     app.include_router(routes_profiles.router)
+    app.include_router(routes_ratings.router)
+    app.include_router(routes_friends.router)
+    app.include_router(routes_games.router)
+    app.include_router(routes_clubs.router)
+    app.include_router(routes_invitations.router)
     # draining this process from the operator's page: the SIGTERM sequence, started now
     app.include_router(routes_admin.admin_router(drain=drain.begin))
     app.include_router(ws.router)
+    app.include_router(ws_profile.router)
     app.include_router(client.router)
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
     return app

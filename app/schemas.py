@@ -67,6 +67,11 @@ class CreateTable(_Request):
         description="the turn clock (docs/protocol.md, Clock and autopilot): none (at"
         " leisure), relaxed or fast (seconds per move, plus a bank per round at fast)",
     )
+    rated: StrictBool = Field(
+        default=False,
+        description="a rated table (docs/ratings.md): the creator must be signed in"
+        " (else 403 profile_required), and so must everyone who takes a seat",
+    )
 
 
 class JoinTable(_Request):
@@ -176,6 +181,10 @@ class TableInfo(BaseModel):
     name: str
     players: int
     public: bool
+    rated: bool = Field(
+        description="a rated table: only signed-in players and computer players sit"
+        " there, and each match moves their ratings (docs/ratings.md)"
+    )
     status: Literal["waiting", "playing", "finished", "closed"]
     host: int | None
     seq: int

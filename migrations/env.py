@@ -7,6 +7,11 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
+import app.db.club_models
+import app.db.figures_models
+import app.db.invitation_models
+import app.db.result_models
+import app.db.social_models  # noqa: F401  (its tables in the metadata)
 from app.core.settings import get_settings
 from app.core.urls import sync_url
 from app.db.models import Base

@@ -1,7 +1,8 @@
 """Every HTTP error in one shape: ``{"detail": {"code", "message", "rule"?}}``
 (``ErrorResponse``), whatever raised it — a refused action (:class:`TableError`), a body
 that does not validate (``422 invalid_request``; the input is never echoed, so NaN,
-infinities and lone surrogates cannot break the answer), an unknown route or method.
+infinities and lone surrogates cannot break the answer), an unknown route or method, a
+database that did not answer (``503 unavailable``, whichever store raised it).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
-from app.tables.errors import TableError
+from app.db.store import Unavailable
+from app.tables.errors import TableError, unavailable
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,13 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def table_error(_request: Request, err: TableError) -> JSONResponse:
         return error_response(err.status, err.code, err.message, err.rule)
+
+    @app.exception_handler(Unavailable)
+    async def store_unavailable(_request: Request, err: Unavailable) -> JSONResponse:
+        # a store off the move path that no route mapped: the database is away, retry
+        log.warning("the database did not answer (%s)", type(err).__name__)
+        e = unavailable()
+        return error_response(e.status, e.code, e.message)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

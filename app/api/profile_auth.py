@@ -20,6 +20,7 @@ from fastapi import Depends, Request, Response
 
 from app.db.profile_rows import Profile
 from app.db.store import Unavailable
+from app.realtime.profile_hub import ProfileHub
 from app.schemas import Joined
 from app.tables.errors import TableError
 from app.tables.passkeys import RelyingParty
@@ -83,21 +84,80 @@ def clear_session(response: Response) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
 
 
-async def bind_if_signed_in(request: Request, joined: Joined) -> None:
-    """A seat just taken (created, joined, practice, claimed) by a signed-in browser is
-    bound to its profile; a guest's is not. Never fails the seat: a store that does not
-    answer leaves the seat unbound (logged)."""
+async def request_profile(request: Request) -> Profile | None:
+    """The profile this request's session cookie signs in, else None (a guest; also
+    when the store does not answer, logged: a seat is never refused for that, only
+    left unbound — and a rated table's seat refused, as for a guest)."""
     profiles: Profiles | None = getattr(request.app.state, "profiles", None)
     session = request.cookies.get(COOKIE)
     if profiles is None or not session:
+        return None
+    try:
+        return await profiles.signed_in(session)
+    except Unavailable as exc:
+        log.warning("session not read (%s)", exc)
+        return None
+
+
+async def bind_if_signed_in(
+    request: Request, joined: Joined, profile: Profile | bool | None = True
+) -> None:
+    """A seat just taken (created, joined, practice, claimed) by a signed-in browser is
+    bound to its profile; a guest's is not. ``profile``: the request's profile when the
+    route read it already (None: a guest), True to read it here. Never fails the seat:
+    a store that does not answer leaves the seat unbound (logged)."""
+    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
+    if profiles is None:
+        return
+    found = await request_profile(request) if profile is True else profile
+    if not isinstance(found, Profile):
         return
     try:
-        profile = await profiles.signed_in(session)
-        if profile is not None:
-            table_id = await request.app.state.service.table_id(joined.code)
-            await profiles.bind(profile, table_id, joined.seat, joined.token)
+        table_id = await request.app.state.service.table_id(joined.code)
+        await profiles.bind(found, table_id, joined.seat, joined.token)
     except Unavailable as exc:
         log.warning("seat not bound to its profile (%s)", exc)
+        return
+    await tell_friends(request, [found.id])
+
+
+async def tell_friends(request: Request, profile_ids: list[int]) -> None:
+    """These profiles took, moved or left a seat: their friends' online lists name the
+    public table each now sits at (docs/invitations.md)."""
+    hub: ProfileHub | None = getattr(request.app.state, "profile_hub", None)
+    if hub is None:
+        return
+    for profile_id in profile_ids:
+        await hub.seated(profile_id)
+
+
+async def seats_changed(request: Request, code: str) -> None:
+    """A table's seats changed (a leave, a removal, a replacement, a resignation): the
+    friends of everyone bound to a seat there see their tables anew. Never fails the
+    change (logged)."""
+    hub: ProfileHub | None = getattr(request.app.state, "profile_hub", None)
+    if hub is None:
+        return
+    try:
+        table_id = await request.app.state.service.table_id(code)
+        profile_ids = await hub.store.bound_profiles(table_id)
+    except (Unavailable, TableError) as exc:
+        log.warning("friends not told of a seat change (%s)", exc)
+        return
+    await tell_friends(request, profile_ids)
+
+
+async def follow_seat_change(request: Request, code: str, token: str, seat: int) -> None:
+    """A bound seat's binding follows the seat change its token just made (so the
+    profile keeps the table in its list). Never fails the change (logged)."""
+    profiles: Profiles | None = getattr(request.app.state, "profiles", None)
+    if profiles is None:
+        return
+    try:
+        table_id = await request.app.state.service.table_id(code)
+        await profiles.follow(table_id, token, seat)
+    except Unavailable as exc:
+        log.warning("seat binding not moved (%s)", exc)
 
 
 ProfilesDep = Annotated[Profiles, Depends(get_profiles)]

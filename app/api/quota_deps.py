@@ -20,6 +20,10 @@ uvicorn replaces it with ``X-Forwarded-For`` only for proxies listed in
   page and its API (``admin``).
 * ``profile_signups_quota``, ``sign_in_links_quota``, ``passkey_sign_ins_quota`` — profile
   sign-ups, one-time sign-in links made or claimed, passkey sign-ins (docs/profiles.md).
+* ``friend_requests_quota`` — friend requests sent (``friend_requests``, docs/friends.md).
+* ``club_joins_quota`` — club joins by invite link (``club_joins``, docs/clubs.md).
+* ``player_pages_quota`` — player pages (``player_pages``, docs/games.md).
+* ``invitations_quota`` — invitation requests (``invitations``, docs/invitations.md).
 * A banned address (app/tables/moderation.py) is refused by ``HttpQuota``: ``403
   banned``.
 * ``practice_quota`` — a practice table: ``create``, and the caller as the table's
@@ -114,6 +118,25 @@ async def sign_in_links_quota(request: Request) -> None:
 
 async def passkey_sign_ins_quota(request: Request) -> None:
     await _hit(request, "passkey_sign_ins")
+
+
+async def friend_requests_quota(request: Request) -> None:
+    """Friend requests sent (docs/friends.md)."""
+    await _hit(request, "friend_requests")
+
+
+async def club_joins_quota(request: Request) -> None:
+    """Club joins by invite link (docs/clubs.md)."""
+    await _hit(request, "club_joins")
+
+
+async def player_pages_quota(request: Request) -> None:
+    await _hit(request, "player_pages")
+
+
+async def invitations_quota(request: Request) -> None:
+    """Invitation requests (docs/invitations.md)."""
+    await _hit(request, "invitations")
 
 
 async def practice_quota(request: Request) -> PracticeCreator | None:

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import Path, Request
 
 from app.api.deps import ServiceDep, TokenDep
-from app.api.profile_auth import bind_if_signed_in
+from app.api.profile_auth import bind_if_signed_in, request_profile, seats_changed
 from app.api.quota_deps import JoinQuota, LookupMissQuota, quota_router
 from app.api.routes_tables import ERRORS, Code
 from app.schemas import (
@@ -63,9 +63,11 @@ async def device_link(
 async def claim(body: ClaimSeat, request: Request, service: ServiceDep, code: str = Code) -> Joined:
     """Take a seat over on this device with its link: returns a fresh seat token; the
     seat's old token and the link stop working (its old sockets are closed, 4410). A
-    host's link is refused (409 ``seat_present``) if the seat's person came back."""
-    joined = await service.claim(code, body.link)
-    await bind_if_signed_in(request, joined)  # a signed-in device binds the seat it took
+    host's link is refused (409 ``seat_present``) if the seat's person came back; a
+    rated table's seat only to a signed-in browser (403 ``profile_required``)."""
+    profile = await request_profile(request)
+    joined = await service.claim(code, body.link, signed_in=profile is not None)
+    await bind_if_signed_in(request, joined, profile)  # a signed-in device binds the seat
     return joined
 
 
@@ -83,16 +85,27 @@ async def claim_seat(body: ClaimSeat, service: ServiceDep, code: str = Code) -> 
 
 
 @router.post("/{code}/resign", response_model=TableInfo, responses=ERRORS)
-async def resign(service: ServiceDep, token: TokenDep, code: str = Code) -> TableInfo:
+async def resign(
+    request: Request, service: ServiceDep, token: TokenDep, code: str = Code
+) -> TableInfo:
     """Resign the match in play (two or three players; a partnership game is 409
     resign_partnership): the match ends, the other side wins."""
-    return await service.resign(code, token)
+    info = await service.resign(code, token)
+    await seats_changed(request, code)
+    return info
 
 
 @router.post("/{code}/seats/{seat}/replace", response_model=TableInfo, responses=ERRORS)
 async def replace(
-    body: ReplaceSeat, service: ServiceDep, token: TokenDep, code: str = Code, seat: int = Seat
+    request: Request,
+    body: ReplaceSeat,
+    service: ServiceDep,
+    token: TokenDep,
+    code: str = Code,
+    seat: int = Seat,
 ) -> TableInfo:
     """The host replaces the player in ``seat`` between matches: by a computer player, or
     by a new person (the seat is freed and the table waits for a join)."""
-    return await service.replace(code, token, seat, body.by, body.level)
+    info = await service.replace(code, token, seat, body.by, body.level)
+    await seats_changed(request, code)
+    return info

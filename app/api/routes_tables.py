@@ -9,7 +9,13 @@ from fastapi import Path, Query, Request, status
 from fastapi.responses import PlainTextResponse
 
 from app.api.deps import ServiceDep, TokenDep
-from app.api.profile_auth import bind_if_signed_in
+from app.api.friend_guard import refuse_if_host_blocks
+from app.api.profile_auth import (
+    bind_if_signed_in,
+    follow_seat_change,
+    request_profile,
+    seats_changed,
+)
 from app.api.quota_deps import (
     CreateQuota,
     JoinQuota,
@@ -29,7 +35,7 @@ from app.schemas import (
     SeatRequest,
     TableInfo,
 )
-from app.tables.errors import TableError
+from app.tables.errors import TableError, profile_required
 from app.tables.moderation import Moderation, address_key
 
 router = quota_router("/api/tables", "tables")
@@ -49,9 +55,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 )
 async def create_table(body: CreateTable, request: Request, service: ServiceDep) -> Joined:
     """Create a table; the creator sits at seat 0 and is the host (bound to their
-    profile when signed in)."""
-    joined = await service.create(body.name, body.players, body.public, body.host_name, body.clock)
-    await bind_if_signed_in(request, joined)
+    profile when signed in). A rated table needs a signed-in creator (``403
+    profile_required``)."""
+    profile = await request_profile(request)
+    if body.rated and profile is None:
+        raise profile_required()
+    joined = await service.create(
+        body.name, body.players, body.public, body.host_name, body.clock, rated=body.rated
+    )
+    await bind_if_signed_in(request, joined, profile)
     return joined
 
 
@@ -79,37 +91,50 @@ async def get_table(service: ServiceDep, code: str = Code) -> TableInfo:
 )
 async def join(body: JoinTable, request: Request, service: ServiceDep, code: str = Code) -> Joined:
     """Take a free seat before the start; returns your secret seat token. ``403
-    blocked``: the host blocked this address, or a name that looks like this one, here."""
+    blocked``: the host blocked this address, or a name that looks like this one, here,
+    or the host's profile blocks the signed-in joiner's; ``403 profile_required``: a
+    rated table, and this browser is not signed in."""
     moderation: Moderation | None = getattr(request.app.state, "moderation", None)
     if moderation is not None:
         address = address_key(client_address(request))
         if moderation.blocked(await service.table_id(code), address, body.name):
             raise TableError("blocked", "the host has blocked you at this table", 403)
-    joined = await service.join(code, body.name, body.seat)
-    await bind_if_signed_in(request, joined)
+    profile = await request_profile(request)
+    await refuse_if_host_blocks(request, code, profile)  # their profile blocks yours
+    joined = await service.join(code, body.name, body.seat, signed_in=profile is not None)
+    await bind_if_signed_in(request, joined, profile)
     return joined
 
 
 @router.post("/{code}/seat", response_model=TableInfo, responses=ERRORS)
 async def change_seat(
-    body: SeatRequest, service: ServiceDep, token: TokenDep, code: str = Code
+    request: Request, body: SeatRequest, service: ServiceDep, token: TokenDep, code: str = Code
 ) -> TableInfo:
     """Move to another free seat before the start."""
-    return await service.change_seat(code, token, body.seat)
+    info = await service.change_seat(code, token, body.seat)
+    if token:
+        await follow_seat_change(request, code, token, body.seat)
+    return info
 
 
 @router.post("/{code}/leave", response_model=TableInfo, responses=ERRORS)
-async def leave(service: ServiceDep, token: TokenDep, code: str = Code) -> TableInfo:
+async def leave(
+    request: Request, service: ServiceDep, token: TokenDep, code: str = Code
+) -> TableInfo:
     """Leave the table before the start (your token stops working)."""
-    return await service.leave(code, token)
+    info = await service.leave(code, token)
+    await seats_changed(request, code)
+    return info
 
 
 @router.post("/{code}/kick", response_model=TableInfo, responses=ERRORS)
 async def kick(
-    body: SeatRequest, service: ServiceDep, token: TokenDep, code: str = Code
+    request: Request, body: SeatRequest, service: ServiceDep, token: TokenDep, code: str = Code
 ) -> TableInfo:
     """The host removes the player in ``seat`` before the start."""
-    return await service.kick(code, token, body.seat)
+    info = await service.kick(code, token, body.seat)
+    await seats_changed(request, code)
+    return info
 
 
 @router.post("/{code}/start", response_model=TableInfo, responses=ERRORS)

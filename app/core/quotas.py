@@ -20,6 +20,10 @@ name                      identifier                  setting
 ``profile_signups``       client address              ``FIVEUP_RATE_LIMIT_PROFILE_SIGNUPS``
 ``sign_in_links``         client address              ``FIVEUP_RATE_LIMIT_SIGN_IN_LINKS``
 ``passkey_sign_ins``      client address              ``FIVEUP_RATE_LIMIT_PASSKEY_SIGN_INS``
+``friend_requests``       client address              ``FIVEUP_RATE_LIMIT_FRIEND_REQUESTS``
+``club_joins``            client address              ``FIVEUP_RATE_LIMIT_CLUB_JOINS``
+``player_pages``          client address              ``FIVEUP_RATE_LIMIT_PLAYER_PAGES``
+``invitations``           client address              ``FIVEUP_RATE_LIMIT_INVITATIONS``
 ``socket_moves``          socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MOVES``
 ``socket_messages``       socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_MESSAGES``
 ``socket_resync``         socket id                   ``FIVEUP_RATE_LIMIT_SOCKET_RESYNC``
@@ -85,6 +89,10 @@ QuotaName = Literal[
     "profile_signups",
     "sign_in_links",
     "passkey_sign_ins",
+    "friend_requests",
+    "club_joins",
+    "player_pages",
+    "invitations",
     "socket_moves",
     "socket_messages",
     "socket_resync",
@@ -175,6 +183,10 @@ class Quotas:
             "profile_signups": parse_many(settings.rate_limit_profile_signups),
             "sign_in_links": parse_many(settings.rate_limit_sign_in_links),
             "passkey_sign_ins": parse_many(settings.rate_limit_passkey_sign_ins),
+            "friend_requests": parse_many(settings.rate_limit_friend_requests),
+            "club_joins": parse_many(settings.rate_limit_club_joins),
+            "player_pages": parse_many(settings.rate_limit_player_pages),
+            "invitations": parse_many(settings.rate_limit_invitations),
             "socket_moves": parse_many(settings.rate_limit_socket_moves),
             "socket_messages": parse_many(settings.rate_limit_socket_messages),
             "socket_resync": parse_many(settings.rate_limit_socket_resync),

@@ -204,6 +204,8 @@ class Settings(BaseSettings):
     profile_display_name_max: int = Field(default=32, ge=1, le=64)
     #: days a sign-in lasts (the session row and its cookie)
     profile_session_days: float = Field(default=30.0, gt=0, le=400)
+    #: sign-ins (sessions) a profile keeps at once: a new one past it ends the oldest
+    profile_sessions_max: int = Field(default=20, ge=1, le=1000)
     #: seconds a one-time sign-in link works (once)
     sign_in_link_seconds: float = Field(default=300.0, gt=0, le=3600)
     #: seconds between a passkey ceremony's options and its verify
@@ -214,6 +216,50 @@ class Settings(BaseSettings):
     rate_limit_sign_in_links: str = "5/minute"
     #: passkey sign-ins (authentication options) per client address
     rate_limit_passkey_sign_ins: str = "10/minute"
+    #: a rating whose uncertainty σ is above this is provisional (docs/ratings.md)
+    rating_provisional_sigma: float = Field(default=5.0, gt=0, le=25)
+    #: the most entries a leaderboard answers
+    leaderboard_max: int = Field(default=100, ge=1, le=1000)
+
+    # --- Friends (docs/friends.md, docs/protocol.md "Friends").
+    #: friends a profile may have
+    friends_max: int = Field(default=200, ge=1, le=100_000)
+    #: friend requests waiting at once: sent by a profile, and sent to a profile
+    friends_pending_max: int = Field(default=100, ge=1, le=100_000)
+    #: profiles a profile may block
+    friends_blocks_max: int = Field(default=500, ge=1, le=100_000)
+    #: friend requests (``POST /api/friends/requests``) per client address
+    rate_limit_friend_requests: str = "20/minute"
+
+    # --- Clubs (docs/clubs.md, docs/protocol.md "Clubs").
+    #: clubs a profile may be in (its own included)
+    clubs_per_profile_max: int = Field(default=20, ge=1, le=10_000)
+    #: members a club may have (its owner included)
+    club_members_max: int = Field(default=100, ge=2, le=10_000)
+    #: a club name's characters at most, after the names' clean-up
+    club_name_max: int = Field(default=40, ge=1, le=64)
+    #: club joins (``POST /api/clubs/join``) per client address
+    rate_limit_club_joins: str = "10/minute"
+
+    # -- my games and the player page (docs/games.md) --
+    #: finished matches one page of my games holds at most (``limit`` above: 400)
+    my_games_page_max: int = Field(default=50, ge=1, le=500)
+    #: a page's size when ``limit`` is not given (capped by the page maximum)
+    my_games_page_default: int = Field(default=20, ge=1, le=500)
+    #: opponents (and partners) a player page lists at most, the most played first
+    player_page_people_max: int = Field(default=20, ge=1, le=500)
+    #: player pages (``GET /api/players/{handle}``) per client address
+    rate_limit_player_pages: str = "60/minute"
+
+    # -- invitations and the profile socket (docs/invitations.md) --
+    #: handles one invitation request may name
+    invitations_per_request_max: int = Field(default=20, ge=1, le=500)
+    #: invitations an invitee keeps waiting (the oldest go past it)
+    invitations_pending_max: int = Field(default=50, ge=1, le=1000)
+    #: invitations ``GET /api/profile/invitations`` answers at most
+    invitations_list_max: int = Field(default=50, ge=1, le=1000)
+    #: invitation requests (``POST /api/tables/{code}/invitations``) per client address
+    rate_limit_invitations: str = "10/minute"
 
 
 @lru_cache

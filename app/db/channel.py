@@ -32,6 +32,9 @@ from typing import NamedTuple
 CHANNEL = "fiveup_events"
 #: the channel of the processes' presence reports
 PRESENCE_CHANNEL = "fiveup_presence"
+#: the channel of profile sockets' notes: invitations, online and offline
+#: (payloads: :mod:`app.realtime.profile_hub`)
+PROFILES_CHANNEL = "fiveup_profiles"
 
 #: this process's tag in its announcements (random per process)
 ORIGIN = secrets.token_hex(4)

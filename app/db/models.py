@@ -84,6 +84,9 @@ class TableRow(Base):
     banks: Mapped[list[float] | None] = mapped_column(JsonType, nullable=True)
     #: the seat that resigned the current match (it ended by resignation), else NULL
     resigned: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: a rated table (chosen at creation): every seat a signed-in player or a computer
+    #: player, and its finished matches move their ratings (docs/profiles.md Ratings)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: a practice table's creator: the SHA-256 of its client address (NULL for other
     #: tables), counted by the cap on live practice tables per address
     created_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -255,6 +258,10 @@ class ProfileRow(Base):
     display_name: Mapped[str] = mapped_column(String(64))
     #: base64url of the 32 random bytes given to authenticators as the user id
     user_handle: Mapped[str] = mapped_column(String(64), unique=True)
+    #: who sees the player page: ``everyone``, ``friends`` or ``me``
+    visibility: Mapped[str] = mapped_column(
+        String(16), default="everyone", server_default="everyone"
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -12,14 +12,14 @@ its own stores (app/db/store.py). Database errors leave as
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from sqlalchemy import Table, delete, insert, or_, select, update
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.db.core_store import CoreStore
+from app.db.core_store import table_of as _t
 from app.db.models import (
     AuditRow,
     BanRow,
@@ -44,15 +44,6 @@ from app.db.moderation_rows import (
 )
 from app.db.rows import TableStatus
 from app.db.session import make_engine
-from app.db.store import Unavailable
-
-R = TypeVar("R")
-
-
-def _t(model: type[Any]) -> Table:
-    table: Table = model.__table__
-    return table
-
 
 REP, AUD, BAN, MUTE, BLK = (_t(m) for m in (ReportRow, AuditRow, BanRow, MuteRow, TableBlockRow))
 T, P, E = _t(TableRow), _t(PlayerRow), _t(EventRow)
@@ -132,21 +123,8 @@ def make_moderation_store(database_url: str) -> CoreModerationStore:
     return CoreModerationStore(make_engine(database_url, pool_size=2, max_overflow=2))
 
 
-class CoreModerationStore:
+class CoreModerationStore(CoreStore):
     """:class:`ModerationStore` over SQLAlchemy Core (PostgreSQL or SQLite)."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-
-    async def close(self) -> None:
-        await self.engine.dispose()
-
-    async def _run(self, fn: Callable[[AsyncConnection], Awaitable[R]]) -> R:
-        try:
-            async with self.engine.begin() as conn:
-                return await fn(conn)
-        except SQLAlchemyError as exc:
-            raise Unavailable(type(exc).__name__) from exc
 
     @staticmethod
     async def _prune(conn: AsyncConnection, table: Table, keep: int) -> None:

@@ -3,7 +3,9 @@ and tell the subscribers — the writer (forget a table changed elsewhere) and t
 (deliver it). After a lost LISTEN connection, subscribers hear ``(None, None)``:
 anything may have been missed, and the hub catches up every table it serves.
 The same connection listens for presence reports (:data:`~app.db.channel.PRESENCE_CHANNEL`;
-their payloads, handed on as they are, are :mod:`app.realtime.presence`'s).
+their payloads, handed on as they are, are :mod:`app.realtime.presence`'s), and for
+any further channel a subscriber registers in :attr:`PgListener.channels` (e.g.
+:data:`~app.db.channel.PROFILES_CHANNEL`, :mod:`app.realtime.profile_hub`'s notes).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class PgListener:
         self.subscribers: list[Subscriber] = []
         #: called with every presence report's payload
         self.presence_subscribers: list[Callable[[str], None]] = []
+        #: further channels (set before :meth:`start`): each payload, as it is, to each
+        self.channels: dict[str, list[Callable[[str], None]]] = {}
         self.listening = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -60,6 +64,8 @@ class PgListener:
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f"LISTEN {PRESENCE_CHANNEL}")
+                    for channel in self.channels:
+                        await conn.execute(f"LISTEN {channel}")
                     self.listening.set()
                     metrics.db_reached()
                     delay = 0.2
@@ -67,6 +73,10 @@ class PgListener:
                     async for note in conn.notifies():
                         if note.channel == PRESENCE_CHANNEL:
                             for hear in self.presence_subscribers:
+                                hear(note.payload)
+                            continue
+                        if note.channel in self.channels:
+                            for hear in self.channels[note.channel]:
                                 hear(note.payload)
                             continue
                         stamp = note_stamp(note.payload)

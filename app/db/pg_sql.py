@@ -13,7 +13,7 @@ from app.db.rows import EventRecord, PlayerState, TableState
 TABLE_COLS = (
     "id, code, name, players, public, status, host_seat, version, seq, match_number, state,"
     " rematch_votes, ready, round_over_at, created_at, history, commitment, deal_seed,"
-    " spectator_chat, clock, turn_deadline, banks, resigned"
+    " spectator_chat, clock, turn_deadline, banks, resigned, rated"
 )
 #: the same columns without the finished rounds and without the running round's secret
 #: seed (what delivery and the lobby need; only the write path's ``load`` reads the seed)

@@ -8,7 +8,8 @@ hot path) is ONE statement, its own transaction, committed when it returns::
     SELECT pg_notify(:channel, :note) FROM u
 
 — the events and the NOTIFY exist only if the version matched. A change that seats or
-unseats players takes a few statements inside ``BEGIN … COMMIT`` on the same kind of
+unseats players, or ends a match (its result and ratings, app/db/result_writer.py),
+takes a few statements inside ``BEGIN … COMMIT`` on the same kind of
 connection (:mod:`app.db.pg_connections`: checked before reuse after an error, dropped
 when one failed). The reads are :class:`~app.db.pg_reads.PgReads`, which this class
 extends with the write path.
@@ -17,6 +18,7 @@ extends with the write path.
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -36,6 +38,8 @@ from app.db.pg_sql import (
     one_statement_write,
     table_params,
 )
+from app.db.result_sql import PgSql
+from app.db.result_writer import record_result
 from app.db.rows import Change
 from app.db.store import CodeClash, MoveIdClash, Unavailable
 
@@ -126,13 +130,13 @@ class PgStore(PgReads):
                         "INSERT INTO game_tables (code, name, players, public, status, host_seat,"
                         " version, seq, match_number, state, rematch_votes, ready, round_over_at,"
                         " commitment, deal_seed, history, spectator_chat, clock, turn_deadline, banks,"
-                        " resigned, created_by, created_at, updated_at)"
+                        " resigned, created_by, rated, created_at, updated_at)"
                         " VALUES (%(code)s, %(name)s, %(players)s, %(public)s, %(status)s,"
                         " %(host_seat)s, 1, %(seq)s, %(match_number)s, %(state)s::jsonb,"
                         " %(rematch_votes)s::jsonb, %(ready)s::jsonb, %(round_over_at)s,"
                         " %(commitment)s, %(deal_seed)s, %(history)s::jsonb,"
                         " %(spectator_chat)s, %(clock)s, %(turn_deadline)s, %(banks)s::jsonb,"
-                        " %(resigned)s, %(created_by)s, now(), now()) RETURNING id, created_at",
+                        " %(resigned)s, %(created_by)s, %(rated)s, now(), now()) RETURNING id, created_at",
                         dict(
                             table_params(t),
                             code=t.code,
@@ -141,6 +145,7 @@ class PgStore(PgReads):
                             public=t.public,
                             clock=t.clock,
                             created_by=t.created_by,
+                            rated=t.rated,
                             history=None if change.history is None else json_text(change.history),
                         ),
                     )
@@ -191,6 +196,8 @@ class PgStore(PgReads):
                         for e in change.events
                     ],
                 )
+            if change.result is not None:
+                await record_result(PgSql(conn), t.id, change.result, datetime.now(UTC))
             if self.notify_in_transaction:
                 await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, _note(change)))
             return True

@@ -53,7 +53,12 @@ class ProfileStore(Protocol):
         """The ceremony, deleted (None: unknown, used or expired)."""
         ...
 
-    async def add_session(self, profile_id: int, token_hash: str, expires_at: datetime) -> None: ...
+    async def add_session(
+        self, profile_id: int, token_hash: str, expires_at: datetime, now: datetime, *, keep: int
+    ) -> None:
+        """Store a session; the profile keeps its ``keep`` newest unexpired ones at ``now``
+        (older and expired ones are deleted in the same transaction)."""
+        ...
 
     async def session_profile(self, token_hash: str, now: datetime) -> Profile | None:
         """The profile signed in by this session (None: unknown or expired)."""
@@ -82,6 +87,11 @@ class ProfileStore(Protocol):
     async def bind_seat(self, profile_id: int, table_id: int, seat: int, token_hash: str) -> None:
         """Bind the seat to the profile with its token's hash (replacing any binding
         of that seat)."""
+        ...
+
+    async def follow_seat(self, table_id: int, token_hash: str, seat: int) -> None:
+        """The binding of the seat token ``token_hash`` at the table moves to ``seat``
+        (a seat change before the start); none: nothing changes."""
         ...
 
     async def bound_seats(self, profile_id: int, limit: int) -> list[BoundSeat]:

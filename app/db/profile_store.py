@@ -11,14 +11,17 @@ Database errors leave as :class:`~app.db.store.Unavailable`.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.db.bindings import binding_holds
+from app.db.core_store import CoreStore
+from app.db.core_store import table_of as _t
+from app.db.figures_models import PlayerFiguresRow, PlayerPairRow
 from app.db.models import (
     CeremonyRow,
     PasskeyRow,
@@ -32,17 +35,9 @@ from app.db.models import (
 )
 from app.db.profile_contract import DELETED_NAME, HandleTaken, ProfileStore
 from app.db.profile_rows import BoundSeat, Ceremony, NewPasskey, Passkey, Profile
+from app.db.result_models import FriendshipRow, MatchPlayerRow, RatingRow
 from app.db.rows import TableStatus
 from app.db.session import make_engine
-from app.db.store import Unavailable
-
-R = TypeVar("R")
-
-
-def _t(model: type[Any]) -> Table:
-    table: Table = model.__table__
-    return table
-
 
 PRO, KEY, SES, LNK, CER, SEAT = (
     _t(m)
@@ -56,6 +51,8 @@ PRO, KEY, SES, LNK, CER, SEAT = (
     )
 )
 T, P = _t(TableRow), _t(PlayerRow)
+MP, RAT, FRI = _t(MatchPlayerRow), _t(RatingRow), _t(FriendshipRow)
+FIG, PAIR = _t(PlayerFiguresRow), _t(PlayerPairRow)
 
 
 def make_profile_store(database_url: str) -> CoreProfileStore:
@@ -63,23 +60,11 @@ def make_profile_store(database_url: str) -> CoreProfileStore:
     return CoreProfileStore(make_engine(database_url, pool_size=2, max_overflow=4))
 
 
-class CoreProfileStore:
+class CoreProfileStore(CoreStore):
     """:class:`ProfileStore` over SQLAlchemy Core (PostgreSQL or SQLite)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-
-    async def close(self) -> None:
-        await self.engine.dispose()
-
-    async def _run(self, fn: Callable[[AsyncConnection], Awaitable[R]]) -> R:
-        try:
-            async with self.engine.begin() as conn:
-                return await fn(conn)
-        except IntegrityError as exc:
-            raise HandleTaken(str(exc.orig)) from exc
-        except SQLAlchemyError as exc:
-            raise Unavailable(type(exc).__name__) from exc
+    def integrity_error(self, exc: IntegrityError) -> Exception:
+        return HandleTaken(str(exc.orig))  # the only unique key a caller can hit
 
     # -- profiles --------------------------------------------------------------------
     async def create_profile(
@@ -141,7 +126,23 @@ class CoreProfileStore:
                     )
                     .values(name=DELETED_NAME)
                 )
-            for table in (KEY, SES, LNK, SEAT):  # also where foreign keys are not enforced
+            # finished matches keep the game, anonymised; ratings are withdrawn
+            await conn.execute(
+                update(MP)
+                .where(MP.c.profile_id == profile_id)
+                .values(profile_id=None, name=DELETED_NAME)
+            )
+            await conn.execute(
+                delete(FRI).where(
+                    (FRI.c.profile_id == profile_id) | (FRI.c.friend_id == profile_id)
+                )
+            )
+            await conn.execute(  # its totals, and its place in everyone's head-to-head
+                delete(PAIR).where(
+                    (PAIR.c.profile_id == profile_id) | (PAIR.c.other_id == profile_id)
+                )
+            )
+            for table in (KEY, SES, LNK, SEAT, RAT, FIG):  # also where foreign keys are off
                 await conn.execute(delete(table).where(table.c.profile_id == profile_id))
             res = await conn.execute(delete(PRO).where(PRO.c.id == profile_id))
             return bool(res.rowcount)
@@ -212,15 +213,26 @@ class CoreProfileStore:
         return await self._run(run)
 
     # -- sessions --------------------------------------------------------------------
-    async def add_session(self, profile_id: int, token_hash: str, expires_at: datetime) -> None:
+    async def add_session(
+        self, profile_id: int, token_hash: str, expires_at: datetime, now: datetime, *, keep: int
+    ) -> None:
         async def run(conn: AsyncConnection) -> None:
             await conn.execute(
                 insert(SES).values(
                     profile_id=profile_id,
                     token_hash=token_hash,
-                    created_at=utcnow(),
+                    created_at=now,
                     expires_at=expires_at,
                 )
+            )
+            newest = (
+                select(SES.c.id)
+                .where(SES.c.profile_id == profile_id, SES.c.expires_at > now)
+                .order_by(SES.c.id.desc())
+                .limit(keep)
+            )
+            await conn.execute(
+                delete(SES).where(SES.c.profile_id == profile_id, SES.c.id.not_in(newest))
             )
 
         await self._run(run)
@@ -306,6 +318,23 @@ class CoreProfileStore:
 
         await self._run(run)
 
+    async def follow_seat(self, table_id: int, token_hash: str, seat: int) -> None:
+        async def run(conn: AsyncConnection) -> None:
+            mine = (SEAT.c.table_id == table_id) & (SEAT.c.token_hash == token_hash)
+            if (await conn.execute(select(SEAT.c.id).where(mine))).first() is None:
+                return
+            # a binding left at the seat taken now is stale: its token is not there
+            await conn.execute(
+                delete(SEAT).where(
+                    SEAT.c.table_id == table_id,
+                    SEAT.c.seat == seat,
+                    SEAT.c.token_hash != token_hash,
+                )
+            )
+            await conn.execute(update(SEAT).where(mine).values(seat=seat))
+
+        await self._run(run)
+
     async def bound_seats(self, profile_id: int, limit: int) -> list[BoundSeat]:
         query = (
             select(T.c.code, T.c.name, T.c.status, T.c.players, SEAT.c.seat, SEAT.c.token_hash)
@@ -313,9 +342,7 @@ class CoreProfileStore:
             .join(T, T.c.id == SEAT.c.table_id)
             .join(
                 P,
-                (P.c.table_id == SEAT.c.table_id)
-                & (P.c.seat == SEAT.c.seat)
-                & (P.c.token_hash == SEAT.c.token_hash),
+                binding_holds(),
             )
             .where(
                 SEAT.c.profile_id == profile_id,

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from app.db.result_rows import MatchResult
 from app.engine import Match
 from app.types import Json
 
@@ -32,7 +33,7 @@ PLAYER_COLUMNS = (
     "link_hash",
 )
 #: the column after the table's columns in a row that carries more (its players, counts)
-AFTER_TABLE = 23
+AFTER_TABLE = 24
 
 
 class TableStatus:
@@ -84,6 +85,9 @@ class TableState:
     #: a practice table's creator: the SHA-256 of its client address, written by the
     #: insert only (the cap on live practice tables per address); None when not read
     created_by: str | None = None
+    #: a rated table (chosen at creation; docs/ratings.md): only signed-in players and
+    #: computer players sit there, and its matches move their ratings
+    rated: bool = False
 
     @classmethod
     def from_row(cls, row: Any) -> TableState:
@@ -113,6 +117,7 @@ class TableState:
             turn_deadline=_utc(row[20]),
             banks=None if row[21] is None else [float(b) for b in row[21]],
             resigned=row[22],
+            rated=bool(row[23]),
         )
 
     def columns(self) -> dict[str, Any]:
@@ -163,6 +168,7 @@ class TableState:
             self.banks,
             self.resigned,
             self.created_by,
+            self.rated,
         )
 
     def match(self) -> Match | None:
@@ -298,11 +304,19 @@ class Change:
     #: the match's finished rounds when they changed (a round ended, a new match), else
     #: None: most moves write only the current round's state
     history: list[Any] | None = None
+    #: the match's result when this change ends it: written in the same transaction,
+    #: with the ratings of a rated table (docs/ratings.md)
+    result: MatchResult | None = None
 
     @property
     def seating(self) -> bool:
-        """Whether players change (the write then takes more than one statement)."""
-        return bool(self.added or self.moved or self.removed) or self.table.id == 0
+        """Whether the write takes more than one statement: players change, a new table,
+        or a match's result."""
+        return (
+            bool(self.added or self.moved or self.removed)
+            or self.table.id == 0
+            or self.result is not None
+        )
 
 
 @dataclass(slots=True)

@@ -72,6 +72,7 @@ def _cols(*, history: bool) -> list[Any]:
         T.c.turn_deadline,
         T.c.banks,
         T.c.resigned,
+        T.c.rated,
     ]
 
 

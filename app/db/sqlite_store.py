@@ -17,6 +17,8 @@ from sqlalchemy import delete, insert, update
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.result_sql import SqliteSql
+from app.db.result_writer import record_result
 from app.db.rows import Change, TableState
 from app.db.sqlite_reads import E, P, SqliteReads, T
 from app.db.store import Busy, CodeClash, MoveIdClash, Unavailable
@@ -51,6 +53,7 @@ class SqliteStore(SqliteReads):
                             clock=t.clock,
                             public=t.public,
                             created_by=t.created_by,
+                            rated=t.rated,
                             version=1,
                             created_at=now,
                             updated_at=now,
@@ -86,6 +89,8 @@ class SqliteStore(SqliteReads):
                     insert(E),
                     [e.row(t.id) | {"created_at": now} for e in change.events],
                 )
+                if change.result is not None:
+                    await record_result(SqliteSql(conn), t.id, change.result, now)
         except IntegrityError as exc:
             message = str(exc.orig).lower()
             if "move_id" in message:

@@ -124,6 +124,7 @@ def table_info(
         "name": table.name,
         "players": table.players,
         "public": table.public,
+        "rated": table.rated,
         "status": table.status,
         "host": table.host_seat,
         "seq": table.seq,

@@ -15,6 +15,7 @@ from app.core.security import hash_token
 from app.db.rows import Change, EventRecord, PlayerState, TableState
 from app.engine import Match
 from app.tables.errors import TableError, unauthorized
+from app.tables.results import match_result
 from app.types import Json
 
 #: the seat token's hash, remembered for the tokens of open sockets (one SHA-256 per
@@ -36,6 +37,9 @@ class TableChange:
     removed: list[PlayerState] = field(default_factory=list)
     #: finished rounds in the match as read (the history is written only when it grows)
     history_len: int = 0
+    #: whether the match as read was over (or there was none): a change that finds it
+    #: running and leaves it over ends it, and carries its result
+    over_at_start: bool = True
 
     def emit(
         self,
@@ -105,6 +109,7 @@ class TableChange:
         """What the store writes (the match is serialised here, once per change; its
         finished rounds only when they changed)."""
         history: list[Any] | None = None
+        result = None
         if self.match is None:
             self.table.state = None
         else:
@@ -113,6 +118,8 @@ class TableChange:
             self.table.state = state
             if len(finished) != self.history_len:
                 history = finished
+            if self.match.over and not self.over_at_start:
+                result = match_result(self.table, self.players, self.match)
         return Change(
             self.table,
             self.old_version,
@@ -121,4 +128,5 @@ class TableChange:
             self.moved,
             self.removed,
             history,
+            result,
         )

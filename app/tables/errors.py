@@ -69,3 +69,10 @@ def unavailable() -> TableError:
 def table_closed() -> TableError:
     """Any change at a closed table (everybody left, or it was abandoned)."""
     return TableError("table_closed", "this table is closed", 409)
+
+
+def profile_required() -> TableError:
+    """A seat at a rated table without a signed-in profile (docs/ratings.md)."""
+    return TableError(
+        "profile_required", "a rated table is for signed-in players: sign in to your profile", 403
+    )

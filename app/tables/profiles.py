@@ -40,6 +40,8 @@ class Limits:
     handle_max: int = 24
     display_name_max: int = 32
     session_seconds: float = 30 * 86400.0
+    #: sign-ins a profile keeps at once (a new one past it ends the oldest)
+    sessions_max: int = 20
     link_seconds: float = 300.0
     ceremony_seconds: float = 300.0
 
@@ -132,7 +134,9 @@ class Profiles:
     async def _session(self, profile: Profile) -> SignedIn:
         secret = secrets.token_urlsafe(32)
         expires = self._now() + timedelta(seconds=self.limits.session_seconds)
-        await self.store.add_session(profile.id, digest(secret), expires)
+        await self.store.add_session(
+            profile.id, digest(secret), expires, self._now(), keep=self.limits.sessions_max
+        )
         return SignedIn(profile, secret, expires)
 
     # -- sign-up ---------------------------------------------------------------------
@@ -234,6 +238,10 @@ class Profiles:
     async def bind(self, profile: Profile, table_id: int, seat: int, token: str) -> None:
         """Bind a seat the signed-in player just took (its token is the one bound)."""
         await self.store.bind_seat(profile.id, table_id, seat, hash_token(token))
+
+    async def follow(self, table_id: int, token: str, seat: int) -> None:
+        """A seat token's binding (if any) follows its seat change (before the start)."""
+        await self.store.follow_seat(table_id, hash_token(token), seat)
 
     async def tables(self, profile: Profile) -> list[BoundSeat]:
         """The live tables where the profile still holds its bound seat."""

@@ -12,6 +12,8 @@ from app.schemas import DeviceLink, Joined, LinkedSeat, TableInfo
 from app.tables import departures, devices
 from app.tables.actions import TableActions
 from app.tables.autopilot import AutopilotRules
+from app.tables.change import TableChange
+from app.tables.errors import profile_required
 from app.tables.reads import TableReads
 
 
@@ -74,15 +76,20 @@ class SeatActions:
         )
         return DeviceLink(link=devices.link_path(tx.table.code, link), seat=issued[-1])
 
-    async def claim(self, code: str, link: object) -> Joined:
+    async def claim(self, code: str, link: object, *, signed_in: bool = False) -> Joined:
         """Move a seat to this device with its link: a fresh token; the old one and the
-        link stop working (``seat_moved``; the old sockets are closed with 4410)."""
+        link stop working (``seat_moved``; the old sockets are closed with 4410). A rated
+        table's seat moves only to a ``signed_in`` browser."""
         token = new_token()
         moved: list[int] = []
         rule = self._host_moves()
-        tx = await self.actions.run(
-            code, lambda tx: moved.append(devices.claim(tx, link, token, rule).seat)
-        )
+
+        def decide(tx: TableChange) -> None:
+            if tx.table.rated and not signed_in:
+                raise profile_required()
+            moved.append(devices.claim(tx, link, token, rule).seat)
+
+        tx = await self.actions.run(code, decide)
         return Joined(code=tx.table.code, token=token, seat=moved[-1], table=self.reads.info_of(tx))
 
     async def open_bound(self, code: str, seat: int, bound_hash: str) -> Joined:

@@ -31,7 +31,7 @@ from app.tables.bot_turns import BotSettings, BotTurns
 from app.tables.change import TableChange, token_hash
 from app.tables.chat import ChatRequest
 from app.tables.delivery_port import Delivery, NoDelivery
-from app.tables.errors import TableError, table_closed
+from app.tables.errors import TableError, profile_required, table_closed
 from app.tables.move_actions import MoveActions
 from app.tables.play import MoveResult
 from app.tables.practice_cap import PracticeCreator
@@ -185,12 +185,22 @@ class TableService:
 
     # -- seating -----------------------------------------------------------------------
     async def create(
-        self, name: str, players: int, public: bool, host_name: str, clock_preset: str = "none"
+        self,
+        name: str,
+        players: int,
+        public: bool,
+        host_name: str,
+        clock_preset: str = "none",
+        *,
+        rated: bool = False,
     ) -> Joined:
-        """Create a table with a turn clock preset; the creator takes seat 0, host."""
+        """Create a table with a turn clock preset; the creator takes seat 0, host. A
+        ``rated`` table's seats are for signed-in players (the caller checked the
+        creator) and computer players (docs/ratings.md)."""
         host = seating.checked_name(host_name, NAME_MAX, default=seating.default_name(0))
         table = seating.new_table(name, players, public, host)
         table.clock = turn_clock.checked(self.clocks, clock_preset).preset
+        table.rated = rated
         token = new_token()
 
         async def decide(tx: TableChange) -> None:
@@ -199,13 +209,15 @@ class TableService:
         _, tx = await self.writer.create(table, decide, new_table_code)
         return Joined(code=tx.table.code, token=token, seat=0, table=self.info_of(tx))
 
-    async def join(self, code: str, name: str, seat: object) -> Joined:
-        """Take a free seat before the start."""
+    async def join(self, code: str, name: str, seat: object, *, signed_in: bool = False) -> Joined:
+        """Take a free seat before the start (a rated table's only ``signed_in``)."""
         seating.checked_name(name, NAME_MAX, default="")  # its length, before any write
         token = new_token()
         taken: list[int] = []
 
         def decide(tx: TableChange) -> None:
+            if tx.table.rated and not signed_in:
+                raise profile_required()
             taken.append(seating.join(tx, name, seat, token))
 
         tx = await self.run(code, decide)

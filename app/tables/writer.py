@@ -226,4 +226,5 @@ def _change_of(table: TableState, players: list[PlayerState], match: Match | Non
         match,
         old_version=table.version,
         history_len=len(match.history) if match else 0,
+        over_at_start=match.over if match else True,
     )

@@ -5,6 +5,7 @@ import { renderHome } from "./ui/home.js";
 import { openTable } from "./ui/table.js";
 import { openReplay } from "./ui/replay.js";
 import { openCheck } from "./ui/check.js";
+import "./invitations.js"; // invitation toasts and friends online (docs/invitations.md)
 
 const root = document.getElementById("app");
 const connEl = document.querySelector("[data-testid=conn]");
@@ -37,6 +38,7 @@ function chrome() {
   rules.textContent = t("rules_link");
   rules.href = "/static/rules.html?lang=" + getLang();
   document.getElementById("profile-top").textContent = t("profile_link_top");
+  document.getElementById("games-top").textContent = t("games_link_top");
   const sel = document.querySelector("[data-testid=lang]");
   sel.replaceChildren(...LANGS.map(([v, label]) => {
     const o = document.createElement("option");

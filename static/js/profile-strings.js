@@ -15,6 +15,8 @@ addStrings({
     profile_link_signing_in: "Signing in with the link…", profile_qr_alt: "QR code of the one-time sign-in link",
     profile_my_tables: "My tables", profile_no_tables: "No table in play: a seat you take while signed in shows here.",
     profile_table_line: "{name} ({code}), seat {seat}", profile_open_here: "Open here",
+    profile_friends: "Friends: your friend link, requests, blocks",
+    profile_clubs: "Clubs: your groups, their tables and standings",
   },
   uk: {
     profile_title: "Ваш профіль",
@@ -29,5 +31,7 @@ addStrings({
     profile_link_signing_in: "Вхід за посиланням…", profile_qr_alt: "QR-код одноразового посилання для входу",
     profile_my_tables: "Мої столи", profile_no_tables: "Немає столів у грі: тут з'являться місця, які ви займете після входу.",
     profile_table_line: "{name} ({code}), місце {seat}", profile_open_here: "Відкрити тут",
+    profile_friends: "Друзі: ваше посилання, запити, блокування",
+    profile_clubs: "Клуби: ваші групи, їхні столи й турнірні таблиці",
   },
 });

@@ -7,6 +7,7 @@ import { h, clear } from "./dom.js";
 import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { call as api, saveSeat } from "./net/api.js";
 import "./profile-strings.js";
+import "./invitations.js"; // invitation toasts and friends online (docs/invitations.md)
 
 const main = document.getElementById("profile");
 
@@ -142,6 +143,8 @@ function signedInView(me, tables) {
       h("h2", { text: t("profile_title") }),
       h("p", { "data-testid": "signed-in-as", text: t("profile_signed_in_as", { name: me.display_name, handle: me.handle }) }),
       h("p", { "data-testid": "sessions", text: t("profile_sessions", { n: me.sessions }) }),
+      h("p", {}, h("a", { href: "/friends", class: "profile-friends", "data-testid": "friends-page" }, t("profile_friends"))),
+      h("p", {}, h("a", { href: "/clubs", class: "profile-friends", "data-testid": "clubs-page" }, t("profile_clubs"))),
       h("div", { class: "profile-actions" },
         h("button", { type: "button", "data-testid": "sign-out", onclick: () => run("me-error", () => signOut("/api/profile/signout")) }, t("profile_sign_out")),
         h("button", { type: "button", "data-testid": "sign-out-all", onclick: () => run("me-error", () => signOut("/api/profile/signout-everywhere")) }, t("profile_sign_out_all")),

@@ -4,6 +4,7 @@
 import { h, clear } from "./dom.js";
 import { t, getLang, setLang, LANGS } from "./i18n.js";
 import { RULES_TEXT } from "./rules_text.js";
+import "./invitations.js"; // invitation toasts and friends online (docs/invitations.md)
 import { computeLayout } from "./board/layout.js";
 import { renderBoard, svgEl, tileSvg } from "./board/render.js";
 

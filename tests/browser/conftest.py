@@ -85,6 +85,7 @@ def running_server(
     port = _free_port()
     env = dict(os.environ)
     env["DATABASE_URL"] = db_url
+    env["FIVEUP_DB_WRITERS"] = "4"  # PostgreSQL's connections: shared with the other pass
     # Rounds advance only when every player clicks "ready" (deterministic tests); the
     # countdown is long enough never to fire during a test.
     env["FIVEUP_NEXT_ROUND_SECONDS"] = "900"

@@ -42,6 +42,9 @@ class ServerProcess:
             "FIVEUP_NEXT_ROUND_SECONDS": "0",
             "FIVEUP_LOG_LEVEL": "WARNING",
             "FIVEUP_RATE_LIMIT_ENABLED": "false",
+            # a few writers: scripts/test runs two passes side by side, and PostgreSQL's
+            # 100 connections are shared by every server they start
+            "FIVEUP_DB_WRITERS": "4",
             **env,
         }
         self.proc: subprocess.Popen[bytes] | None = None
@@ -97,10 +100,13 @@ class ServerProcess:
             self.proc.wait(10)
 
     def stop(self) -> None:
+        """SIGTERM, and the time a drain may take (``FIVEUP_DRAIN_SECONDS``, 10 s by
+        default) and more before SIGKILL: a killed server leaves its computer players'
+        process pool's semaphores to the resource tracker, which says so in the log."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
 

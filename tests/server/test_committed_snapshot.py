@@ -121,7 +121,15 @@ async def test_a_refused_write_does_not_reach_what_delivery_holds(
         seat = before.turn
         assert seat is not None
         legal = before.legal_moves(seat)
-        await elsewhere.act(table_id, tokens[seat], legal[0].text)  # another process
+        # another process plays the seat's turn to its end (a draw keeps the turn, R18:
+        # then the stale move below could still be legal on the fresh state)
+        for _ in range(30):
+            now, _ = await current_match(elsewhere, code)
+            if now.turn != seat:
+                break
+            await elsewhere.act(table_id, tokens[seat], now.legal_moves(seat)[0].text)
+        else:
+            raise AssertionError("the seat kept the turn")
         last, frozen = delivery.kept[-1]
         with pytest.raises(TableError):  # decided on memory, refused, refused again
             await svc.act(table_id, tokens[seat], legal[-1].text)

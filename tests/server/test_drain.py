@@ -11,8 +11,9 @@ import asyncio
 import random
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,6 +34,18 @@ from bench.restarts import Restarts, ok, options
 
 #: a few presence reports a second, so processes hear each other quickly
 FAST_PRESENCE = {"FIVEUP_PRESENCE_TTL_SECONDS": "3"}
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A database of the test's own (in place of the session's): a process started on
+    a database adopts every pending turn and deal in it (app/tables/timed_actions.py),
+    so the session's other tables would keep its drain busy and its exit late."""
+    url = create_pg_database("fiveup_drain")
+    try:
+        yield url
+    finally:
+        drop_pg_database(url)
 
 
 async def _until(check: Callable[[], Any], timeout: float = 30) -> Any:
@@ -134,7 +147,9 @@ async def test_sigterm_finishes_the_move_in_flight_closes_1012_and_another_proce
         acks = [f for f in mover.frames if f["type"] == "ack"]
         assert [f["move_id"] for f in acks] == ["in-flight"]  # answered, then closed
         assert mover.closed == (1012, "service restart")
-        assert a.proc.wait(60) is not None  # (bounded: FIVEUP_DRAIN_SECONDS and uvicorn's)
+        # bounded: FIVEUP_DRAIN_SECONDS and uvicorn's (waited for off the event loop, which
+        # keeps serving this test's sockets)
+        assert await asyncio.to_thread(a.proc.wait, 60) is not None
         events = read_events(pg_url, code)
         assert [e["move_id"] for e in events.values()].count("in-flight") == 1
         assert events[acks[0]["seq"]]["move_id"] == "in-flight"
@@ -293,11 +308,15 @@ async def test_the_next_deal_a_draining_process_was_counting_down_is_dealt_by_an
         b.kill()
 
 
-async def test_rolling_restarts_lose_no_move_and_bring_every_client_back() -> None:
+async def test_rolling_restarts_lose_no_move_and_bring_every_client_back(tmp_path: Path) -> None:
     """The bench's run (bench/restarts.py), small: 20 tables, each process restarted,
-    on a database of its own (its checks read every table there)."""
+    on a database of its own (its checks read every table there), its logs in the
+    test's own folder."""
     args: argparse.Namespace = options(
-        ["--tables", "20", "--rounds", "1", "--settle", "3", "--think-ms", "300-900"]
+        [
+            *("--tables", "20", "--rounds", "1", "--settle", "3", "--think-ms", "300-900"),
+            *("--log-dir", str(tmp_path)),
+        ]
     )
     url = create_pg_database("fiveup_restarts")
     try:

@@ -16,6 +16,7 @@ APP = Path(__file__).resolve().parents[2] / "app"
 FORBIDDEN = {
     "engine": ("app.api", "app.tables", "app.realtime", "app.db", "app.bots", "app.core"),
     "bots": ("app.api", "app.tables", "app.realtime", "app.db"),
+    "ratings": ("app.api", "app.tables", "app.realtime", "app.db", "app.bots", "app.core"),
     "db": ("app.api", "app.tables", "app.realtime"),
     "realtime": ("app.api", "app.tables"),
     "tables": ("app.api",),

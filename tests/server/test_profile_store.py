@@ -60,17 +60,32 @@ async def test_sessions_end_one_by_one_or_everywhere_and_expire(store: CoreProfi
     profile_id, _ = await _profile(store)
     tokens = [_key() for _ in range(3)]
     for token in tokens:
-        await store.add_session(profile_id, token, NOW + timedelta(days=1))
+        await store.add_session(profile_id, token, NOW + timedelta(days=1), NOW, keep=5)
     old = _key()
-    await store.add_session(profile_id, old, NOW - timedelta(seconds=1))
+    await store.add_session(profile_id, old, NOW - timedelta(seconds=1), NOW, keep=5)
     assert await store.session_profile(old, NOW) is None
     found = await store.session_profile(tokens[0], NOW)
     assert found is not None and found.id == profile_id
     assert await store.sessions_of(profile_id, NOW) == 3
     assert await store.end_session(tokens[0]) and not await store.end_session(tokens[0])
     assert await store.session_profile(tokens[0], NOW) is None
-    assert await store.end_sessions(profile_id) == 3  # the two left and the expired one
+    assert await store.end_sessions(profile_id) == 2  # the two left (the expired one went)
     assert await store.session_profile(tokens[1], NOW) is None
+
+
+async def test_a_profile_keeps_its_newest_sessions_and_a_new_one_past_the_cap_ends_the_oldest(
+    store: CoreProfileStore,
+) -> None:
+    profile_id, _ = await _profile(store)
+    tokens = [_key() for _ in range(5)]
+    for token in tokens:
+        await store.add_session(profile_id, token, NOW + timedelta(days=1), NOW, keep=3)
+    signed_in = [await store.session_profile(t, NOW) is not None for t in tokens]
+    assert signed_in == [False, False, True, True, True]
+    assert await store.sessions_of(profile_id, NOW) == 3
+    other, _ = await _profile(store)
+    await store.add_session(other, _key(), NOW + timedelta(days=1), NOW, keep=1)
+    assert await store.sessions_of(profile_id, NOW) == 3  # another profile's cap is its own
 
 
 async def test_a_sign_in_link_works_once_and_not_after_it_expires(store: CoreProfileStore) -> None:
@@ -99,7 +114,7 @@ async def test_deleting_a_profile_erases_its_passkeys_sessions_and_links(
 ) -> None:
     profile_id, credential = await _profile(store)
     session, link = _key(), _key()
-    await store.add_session(profile_id, session, NOW + timedelta(days=1))
+    await store.add_session(profile_id, session, NOW + timedelta(days=1), NOW, keep=5)
     await store.add_link(profile_id, link, NOW + timedelta(minutes=5), NOW)
     assert await store.delete_profile(profile_id)
     assert not await store.delete_profile(profile_id)

@@ -300,6 +300,31 @@ async def test_a_signed_in_players_seats_are_listed_and_opened_on_another_device
         assert r.status_code == 404
 
 
+async def test_a_bound_seat_stays_bound_when_its_player_changes_seat_before_the_start(
+    http: httpx.AsyncClient, server: HardenedServer
+) -> None:
+    await _sign_up(http, server)
+    r = await http.post(
+        "/api/tables",
+        json={"name": "Moving", "players": 3, "public": False, "host_name": "Ann"},
+    )
+    code, token = r.json()["code"], r.json()["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    async with _client(server) as guest:
+        await guest.post(f"/api/tables/{code}/join", json={"name": "Bob", "seat": 1})
+        r = await http.post(f"/api/tables/{code}/seat", json={"seat": 2}, headers=bearer)
+        assert r.status_code == 200, r.text
+        moved = {"code": code, "name": "Moving", "status": "waiting", "players": 3, "seat": 2}
+        assert moved in (await http.get("/api/profile/tables")).json()["tables"]
+        # the guest now takes seat 0, the one the binding was made at: it is not theirs
+        async with _client(server) as third:
+            r = await third.post(f"/api/tables/{code}/join", json={"name": "Cy", "seat": 0})
+            assert r.status_code == 200, r.text
+        assert moved in (await http.get("/api/profile/tables")).json()["tables"]
+    r = await http.post(f"/api/profile/tables/{code}/open", json={"seat": 2})
+    assert r.status_code == 200, r.text
+
+
 async def test_a_deleted_profiles_finished_games_keep_their_records_as_deleted_player(
     http: httpx.AsyncClient, server: HardenedServer
 ) -> None:

@@ -37,6 +37,16 @@ export async function call(method, path, body, token) {
 
 export const api = {
   createTable: (b) => call("POST", "/api/tables", b),
+  // the signed-in profile (401 for a guest); ratings (docs/ratings.md)
+  me: () => call("GET", "/api/profile"),
+  computerRatings: () => call("GET", "/api/ratings/computer"),
+  tableProfiles: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}/profiles`),
+  // friends, and inviting them to a table (docs/friends.md, docs/invitations.md)
+  friends: () => call("GET", "/api/friends"),
+  inviteFriends: (code, handles, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/invitations`, { handles }, token),
+  // a club of yours: every other member is invited (docs/invitations.md)
+  myClubs: () => call("GET", "/api/clubs"),
+  inviteClub: (code, club, token) => call("POST", `/api/tables/${encodeURIComponent(code)}/invitations`, { club }, token),
   lobby: () => call("GET", "/api/tables"),
   finished: () => call("GET", "/api/tables?status=finished"),
   table: (code) => call("GET", `/api/tables/${encodeURIComponent(code)}`),

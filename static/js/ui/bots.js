@@ -6,6 +6,7 @@ import { h, on } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, saveSeat, loadName, saveName } from "../net/api.js";
 import { errorText } from "./errors.js";
+import "../rating-strings.js";
 
 export const LEVELS = ["easy", "medium", "hard"];
 
@@ -14,9 +15,21 @@ if (!document.querySelector("link[data-bots-css]")) {
   document.head.appendChild(h("link", { rel: "stylesheet", href: "/static/css/bots.css", "data-bots-css": "1" }));
 }
 
+// Each level's rating (GET /api/ratings/computer, docs/ratings.md), read once a page:
+// a level shows its number ("Hard · 1620") once it has played a rated match.
+let levelRatings = {};
+const ratingsRead = api.computerRatings().then((r) => { levelRatings = r.levels || {}; }, () => {});
+
+function levelText(l) {
+  const r = levelRatings[l];
+  return r ? t("bot_level_rated", { level: t("bot_level_" + l), rating: r.rating }) : t("bot_level_" + l);
+}
+
 function levelSelect(testid, value) {
-  return h("select", { "data-testid": testid, "aria-label": t("bot_strength") },
-    ...LEVELS.map((l) => h("option", { value: l, text: t("bot_level_" + l), selected: l === value })));
+  const select = h("select", { "data-testid": testid, "aria-label": t("bot_strength") },
+    ...LEVELS.map((l) => h("option", { value: l, text: levelText(l), selected: l === value })));
+  ratingsRead.then(() => { for (const o of select.options) o.textContent = levelText(o.value); });
+  return select;
 }
 
 const SVG = "http://www.w3.org/2000/svg";

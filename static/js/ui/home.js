@@ -9,6 +9,7 @@ import { computeLayout } from "../board/layout.js";
 import { renderBoard, svgEl } from "../board/render.js";
 import { clockSelect } from "./clock.js";
 import "./check-strings.js";
+import "../rating-strings.js";
 
 // A drawn layout for the home page: a spinner with its branches and a few scoring ends.
 const HERO_TILES = [
@@ -41,6 +42,11 @@ export function renderHome(root, app) {
     h("option", { value: "2", text: "2" }), h("option", { value: "3", text: "3" }), h("option", { value: "4", text: "4" }));
   const pub = h("input", { type: "checkbox", "data-testid": "create-public", checked: true });
   const clock = clockSelect(); // no clock / relaxed / fast (ui/clock.js)
+  // A rated table (docs/ratings.md) is for signed-in players: the switch shows once the
+  // server says this browser is signed in to a profile.
+  const rated = h("input", { type: "checkbox", "data-testid": "create-rated" });
+  const ratedRow = h("label", { class: "form-row", "data-testid": "create-rated-row", hidden: true }, rated, " ", t("rated_table"));
+  api.me().then(() => { ratedRow.hidden = false; }, () => {});
   const host = h("input", { "data-testid": "create-host-name", required: true, value: loadName(), "aria-describedby": "host-name-hint" });
   const hostHint = nameHint(host, "host-name-hint");
   host.addEventListener("input", () => { name.placeholder = host.value.trim() || t("table_name_placeholder"); });
@@ -49,6 +55,7 @@ export function renderHome(root, app) {
     h("div", { class: "form-row inline" }, h("label", {}, h("span", { text: t("players") + " " }), players),
       h("label", {}, pub, " ", t("public_table"))),
     h("label", { class: "form-row" }, h("span", { text: t("clock_choice") }), clock),
+    ratedRow,
     h("label", { class: "form-row" }, h("span", { text: t("your_name") }), host, hostHint),
     h("button", { class: "primary", type: "submit", "data-testid": "create-submit", text: t("create") }));
   form.addEventListener("submit", async (e) => {
@@ -60,6 +67,7 @@ export function renderHome(root, app) {
       const res = await api.createTable({
         name: name.value.trim() || hostName, players: Number(players.value), public: pub.checked, host_name: hostName,
         ...(clock.value !== "none" ? { clock: clock.value } : {}), // "none" is the server's default
+        ...(rated.checked && !ratedRow.hidden ? { rated: true } : {}),
       });
       saveName(hostName);
       saveSeat(res.code, res.token, res.seat);
@@ -165,7 +173,8 @@ export function renderHome(root, app) {
       h("h2", { text: t("lobby") }), lobbyTable, lobbyEmpty,
       h("button", { onclick: loadLobby, text: t("refresh") }),
       h("h2", { text: t("finished_tables") }), finishedList,
-      h("p", {}, h("a", { href: "/check", "data-testid": "home-check-link", onclick: (e) => { e.preventDefault(); app.go("/check"); }, text: t("check_link") })))));
+      h("p", {}, h("a", { href: "/check", "data-testid": "home-check-link", onclick: (e) => { e.preventDefault(); app.go("/check"); }, text: t("check_link") })),
+      h("p", {}, h("a", { href: "/leaderboard", "data-testid": "home-leaderboard-link", text: t("lb_home_link") })))));
   loadLobby();
   loadFinished();
   const timer = setInterval(loadLobby, 5000);

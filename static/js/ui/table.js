@@ -2,6 +2,7 @@
 // connection, the actions (all checked against the view's `legal` list) and the
 // keyboard. Drawing is done by the views: ui/waiting.js (before the start),
 // ui/play.js (in play, spectating) and ui/settlement.js (round and match end).
+import { seatProfilesEl } from "./seat-profiles.js";
 import { h } from "../dom.js";
 import { reconcile } from "../reconcile.js";
 import { t } from "../i18n.js";
@@ -50,6 +51,34 @@ export function openTable(root, app, code, { watch = false } = {}) {
     }).catch(() => { if (historyKey === key) historyKey = null; });
   }
 
+  // The signed-in players at the table (handle and rating, GET
+  // /api/tables/{code}/profiles), read again when the seats change.
+  let profilesKey = null;
+  function refreshProfiles() {
+    const tb = st.table;
+    if (!tb) return;
+    const key = tb.status + ":" + tb.seats.map((s) => s.name || "").join("|");
+    if (key === profilesKey) return;
+    profilesKey = key;
+    api.tableProfiles(code).then((r) => {
+      if (!disposed && profilesKey === key) arrived(() => update({ seatProfiles: r.seats }));
+    }).catch(() => { if (profilesKey === key) profilesKey = null; });
+  }
+
+  // A seated, signed-in player's friends and clubs, for "Invite friends" in the waiting room
+  // (ui/invite-friends.js): read once, when this page first shows a waiting table.
+  let friendsRead = false;
+  function refreshFriends() {
+    if (friendsRead || !st.table || st.table.status !== "waiting" || st.you === null || st.you === undefined) return;
+    friendsRead = true;
+    api.friends().then((r) => {
+      if (!disposed) arrived(() => update({ friends: r.friends || [] }));
+    }).catch(() => { /* a guest (401): no friends to invite */ });
+    api.myClubs().then((r) => {
+      if (!disposed) arrived(() => update({ clubs: r.clubs || [] }));
+    }).catch(() => { /* a guest (401): no clubs */ });
+  }
+
   // What arrived from the server (a frame, a fetched history) is drawn on the next
   // animation frame, so a burst of frames is drawn once; what the person does (a key,
   // a click, a pan) is drawn at once, so focus and selection never lag a frame.
@@ -61,7 +90,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
 
   function update(patch = {}) {
     Object.assign(st, patch);
-    if ("view" in patch || "table" in patch) refreshHistory();
+    if ("view" in patch || "table" in patch) { refreshHistory(); refreshProfiles(); refreshFriends(); }
     if (disposed) return;
     if (arriving) scheduleRender();
     else renderNow();
@@ -305,6 +334,7 @@ export function openTable(root, app, code, { watch = false } = {}) {
       st.table.match ? h("span", { text: " · " + t("match_n", { n: st.table.match }) }) : null,
       st.view ? h("span", { text: " · " + t("round_n", { n: st.view.round }) }) : null,
       clockBadge(st.table), // the table's turn clock, if any (ui/clock.js)
+      st.table.rated ? h("span", {}, " ", h("span", { class: "badge rated", "data-testid": "rated-badge", text: t("rated_badge") })) : null,
       spectator ? h("span", {}, " ", h("span", { class: "badge spectating", "data-testid": "spectating", text: t("spectating") })) : null,
       h("span", { "data-testid": "table-counts", text: " · " + t("players_online_n", {
         n: (st.presence ?? st.table.seats.filter((s) => s.connected).map((s) => s.seat)).length, of: st.table.players,
@@ -317,6 +347,8 @@ export function openTable(root, app, code, { watch = false } = {}) {
           text: isMuted() ? t("sound_off") : t("sound_on"),
         })));
     next.appendChild(head);
+    const who = seatProfilesEl(st);
+    if (who) next.appendChild(who);
     if (st.error) next.appendChild(h("p", { class: "notice error", role: "alert", "data-testid": "error", text: st.error }));
     // Offline (the socket is reconnecting): a clear banner, and the table under it inert
     // (nothing clickable, visibly dimmed) until the connection is back.

@@ -1,4 +1,5 @@
 // The table before the start: seats around the table, partnerships, invite, start.
+import { inviteFriendsEl } from "./invite-friends.js";
 import { h } from "../dom.js";
 import { botMark, botSeatControls } from "./bots.js";
 import { t } from "../i18n.js";
@@ -87,6 +88,7 @@ export function renderWaiting(root, ctx) {
           setTimeout(() => { if (st.notice === t("copied")) update({ notice: null }); }, 2000);
         }, text: st.notice === t("copied") ? t("copied") : t("copy"),
       })),
+    inviteFriendsEl(ctx),
     mine !== null && tb.host === mine
       ? h("p", {}, h("button", {
         class: "primary", "data-testid": "start-button", disabled: !filled,
