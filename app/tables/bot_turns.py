@@ -306,8 +306,22 @@ class BotTurns:
         return self._pool
 
     def close(self) -> None:
-        """Stop the pool (shutdown; pending turns resume at the next start)."""
+        """Let go of the pool without waiting for it (a broken pool: a fresh one next
+        time; its workers end on their own)."""
         if self._pool is not None:
             with contextlib.suppress(Exception):
                 self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+    async def shutdown(self) -> None:
+        """Stop the pool at server shutdown and wait, off the loop, for its workers to
+        end (a hard turn being thought finishes within its budget; queued ones are
+        cancelled and resume at the next start). Waiting matters: the pool's queues
+        hold named semaphores, released when the pool is gone; uvicorn ends the process
+        by raising SIGTERM again, which skips multiprocessing's exit handlers, and a
+        pool left running would leave them to the resource tracker, which then writes
+        a warning that is not a log line (tests/server/test_bot_pool_shutdown.py)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -339,7 +339,7 @@ class TableService:
     async def close(self) -> None:
         """Cancel pending timers (shutdown), stop the bots' pool, close the store."""
         await self.timers.close()
-        self.bot_turns.close()
+        await self.bot_turns.shutdown()
         await self.store.close()
 
     # -- records -----------------------------------------------------------------------
