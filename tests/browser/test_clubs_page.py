@@ -108,6 +108,11 @@ def test_a_club_is_made_and_joined_by_its_link_on_phones(
             invite = ann.wait_for_selector("[data-testid=invite-club]")
             box = invite.bounding_box()
             assert box and box["height"] >= 44, box
+            add_bots = ann.locator("[data-testid^=add-bot-]")
+            assert add_bots.count() == 3  # the host's small controls: a finger's target too
+            for i in range(3):
+                box = add_bots.nth(i).bounding_box()
+                assert box and box["height"] >= 44, box
             _fits(ann)
             invite.click()
             ann.wait_for_selector("[data-testid=invite-club]:has-text('1 invited')")
