@@ -168,7 +168,10 @@ def _sit(page: Any, code: str, token: str) -> None:
 
 
 def _tap_a_move(phone: Any) -> None:
-    """On the phone: tap a playable tile, then its first target; else Draw or Pass."""
+    """On the phone: tap a playable tile, then its first target; else Draw. A pass is
+    never tapped: the server plays it itself in the commit that made it the only legal
+    move (R19), and its frame may show the Pass button for an instant before the
+    automatic pass's own frame arrives — so that pass is only waited for."""
     before = seq_of(phone)
     tile = phone.locator(f"{HAND}[data-playable='1']")
     if tile.count():
@@ -177,8 +180,6 @@ def _tap_a_move(phone: Any) -> None:
         phone.locator(TARGETS).first.tap()
     elif phone.query_selector("[data-testid=draw-button]"):
         phone.tap("[data-testid=draw-button]")
-    else:
-        phone.tap("[data-testid=pass-button]")
     wait_seq(phone, before + 1)
 
 

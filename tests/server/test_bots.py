@@ -186,9 +186,11 @@ async def test_many_waiting_hard_turns_get_a_smaller_budget(service: TableServic
             break
     await _until(lambda: _bot_thought(svc, 1))
     assert svc.bot_turns.hard_budgets[0] == 200.0  # alone: the whole budget
-    # eight tables whose bots are all to move at once (R7: the starter by lot)
-    await asyncio.gather(*(svc.practice(4, "hard", f"P{i}") for i in range(8)))
-    await _until(lambda: _bot_thought(svc, 6))
+    # twelve tables whose bots are all to move at once (R7: the starter by lot)
+    # (their turns begin together, so a shared budget shows as soon as two of them are
+    # waiting: whether the one worker has finished any turn yet does not matter)
+    await asyncio.gather(*(svc.practice(4, "hard", f"P{i}") for i in range(12)))
+    await _until(lambda: _budget_shared(svc))
     assert min(svc.bot_turns.hard_budgets) < 200.0
     assert min(svc.bot_turns.hard_budgets) >= 10.0  # never under the floor
     assert first.table.status == "playing"
@@ -198,6 +200,10 @@ async def test_many_waiting_hard_turns_get_a_smaller_budget(service: TableServic
 
 async def _bot_thought(svc: TableService, n: int) -> bool:
     return len(svc.bot_turns.hard_budgets) >= n
+
+
+async def _budget_shared(svc: TableService) -> bool:
+    return min(svc.bot_turns.hard_budgets) < 200.0
 
 
 async def test_a_killed_pool_worker_never_stalls_a_table(service: TableService) -> None:
